@@ -1,0 +1,30 @@
+// The seam between the runner and the permission engine: validate → decide → run or refuse.
+// Approval is a policy step, never code inside a tool (DESIGN.md §3, §5).
+import type { RunEvent } from '../../shared/events';
+import type { AnyTool, ToolContext } from '../tools/tool';
+
+export interface GateRequest {
+  readonly runId: string;
+  readonly callId: string;
+  readonly tool: AnyTool;
+  /** Validated arguments: exactly what will run if the verdict is `run`. */
+  readonly args: unknown;
+  readonly ctx: ToolContext;
+  /** Set once the current turn has taken in network or MCP content (raises the bar). */
+  readonly taintedBy?: string;
+}
+
+export type GateVerdict =
+  | { readonly kind: 'run'; readonly provenance: string }
+  /** Not run; `message` is the tool result the model receives. */
+  | { readonly kind: 'refuse'; readonly message: string };
+
+/**
+ * Decides, asking the person when needed (emitting approval events through `emit`).
+ * Resolves `refuse` when `signal` aborts while waiting: stop means deny.
+ */
+export type PermissionGate = (
+  request: GateRequest,
+  emit: (event: RunEvent) => void,
+  signal: AbortSignal,
+) => Promise<GateVerdict>;

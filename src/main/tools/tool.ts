@@ -1,0 +1,75 @@
+// The tool contract (DESIGN.md §3): a tool is a plain value with a JSON Schema and an `execute`.
+// Built-in tools declare their schema with TypeBox so `execute` gets typed arguments; MCP tools
+// arrive as plain JSON Schema and go through the same registry and validation.
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ToolEffect, ToolPreview } from '../../shared/tool-types';
+
+/** Records what a file looked like before a tool changed it, so the change can be undone. */
+export interface WriteJournal {
+  /** Call before writing or deleting `absPath` (a real path inside the folder). */
+  recordBefore(absPath: string, callId: string): Promise<void>;
+}
+
+/** What a call touches, so one policy can judge every tool (DESIGN.md §5). */
+export type ToolTarget =
+  | { readonly kind: 'path'; readonly path: string; readonly access: 'read' | 'write' }
+  | { readonly kind: 'command'; readonly command: string }
+  | { readonly kind: 'url'; readonly url: string }
+  | { readonly kind: 'none' };
+
+/** Services a tool may use. Optional ones are absent where the host does not provide them. */
+export interface ToolServices {
+  readonly journal?: WriteJournal;
+  /** fetch_url: loopback, link-local and private addresses are refused unless this is true. */
+  readonly allowPrivateNetwork?: boolean;
+  /** shell: whether the sandbox lets commands reach the network. */
+  readonly allowShellNetwork?: boolean;
+}
+
+export interface ToolContext {
+  /** Real path of the project folder. */
+  readonly folder: string;
+  readonly sessionId: string;
+  readonly callId: string;
+  /** Aborted on stop or timeout; a tool must stop its work promptly when it fires. */
+  readonly signal: AbortSignal;
+  /** Streams raw output as it arrives (becomes `tool-output` events). */
+  readonly onOutput: (chunk: string) => void;
+  readonly services: ToolServices;
+}
+
+/** What `execute` may return: plain text, or text flagged as a failure the model should see. */
+export interface ToolReturn {
+  readonly output: string;
+  readonly isError?: boolean;
+}
+
+export interface Tool<S extends TSchema = TSchema> {
+  readonly name: string;
+  /** Written for the model: what it does, when to use it, its limits. */
+  readonly description: string;
+  readonly parameters: S;
+  readonly effect: ToolEffect;
+  /** Per-call time limit; the registry's default applies when absent. */
+  readonly timeoutMs?: number;
+  /** What the call touches, for the policy. Absent means `{ kind: 'none' }`. */
+  target?(args: Static<S>, ctx: ToolContext): ToolTarget;
+  /** What the person must see before approving: the diff, the command, the URL. */
+  preview?(args: Static<S>, ctx: ToolContext): Promise<ToolPreview>;
+  execute(args: Static<S>, ctx: ToolContext): Promise<string | ToolReturn>;
+}
+
+export type AnyTool = Tool<TSchema>;
+
+/** Identity with inference: `defineTool({ parameters: Type.Object(...), execute(args) {...} })`. */
+export function defineTool<S extends TSchema>(tool: Tool<S>): AnyTool {
+  return tool as unknown as AnyTool;
+}
+
+/**
+ * An expected failure with a message written for the model ("old_text occurs 3 times; give
+ * more context"). The registry turns it into an error result without a stack trace.
+ */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}

@@ -1,0 +1,91 @@
+// The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
+// transcript consume them. Every variant carries `type`; switches over it are exhaustive.
+import type { ApprovalAnswer, Decision, ToolEffect, ToolPreview, Usage } from './tool-types';
+
+export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
+
+export type RunEvent =
+  | {
+      readonly type: 'run-started';
+      readonly runId: string;
+      readonly sessionId: string;
+      readonly task: string;
+      readonly at: number;
+    }
+  | { readonly type: 'assistant-delta'; readonly runId: string; readonly text: string }
+  /** The whole assistant text of one model turn, once it is complete. */
+  | { readonly type: 'assistant-message'; readonly runId: string; readonly text: string }
+  | {
+      readonly type: 'tool-call-started';
+      readonly runId: string;
+      readonly callId: string;
+      readonly name: string;
+      /** Parsed arguments, or the raw string when they were not JSON. */
+      readonly args: unknown;
+      readonly effect: ToolEffect | 'unknown';
+      readonly at: number;
+    }
+  | {
+      readonly type: 'permission-decided';
+      readonly runId: string;
+      readonly callId: string;
+      readonly decision: Decision;
+      readonly reasons: readonly string[];
+    }
+  | {
+      readonly type: 'approval-requested';
+      readonly runId: string;
+      readonly requestId: string;
+      readonly callId: string;
+      readonly name: string;
+      readonly args: unknown;
+      readonly argsHash: string;
+      readonly effect: ToolEffect;
+      readonly preview: ToolPreview;
+      readonly reasons: readonly string[];
+      readonly at: number;
+    }
+  | {
+      readonly type: 'approval-resolved';
+      readonly runId: string;
+      readonly requestId: string;
+      readonly callId: string;
+      readonly answer: ApprovalAnswer;
+      /** Who answered: the person, or the app on their behalf (stop, closed window, no terminal). */
+      readonly by: 'person' | 'stop' | 'closed' | 'no-tty' | 'rule';
+      readonly at: number;
+    }
+  | {
+      readonly type: 'tool-output';
+      readonly runId: string;
+      readonly callId: string;
+      /** Raw output as it arrives (a pty's bytes keep their colours). */
+      readonly chunk: string;
+    }
+  | {
+      readonly type: 'tool-result';
+      readonly runId: string;
+      readonly callId: string;
+      readonly ok: boolean;
+      /** What the model was given. */
+      readonly output: string;
+      readonly durationMs: number;
+      /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
+      readonly provenance?: string;
+    }
+  | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
+  | {
+      readonly type: 'run-finished';
+      readonly runId: string;
+      readonly reason: RunFinishReason;
+      readonly message?: string;
+    }
+  | {
+      readonly type: 'error';
+      readonly runId: string;
+      readonly message: string;
+      /** True when the runner will retry (a 429 or 5xx); false when the run gives up. */
+      readonly retrying: boolean;
+    };
+
+export type RunEventType = RunEvent['type'];
