@@ -8,6 +8,8 @@ import type { ToolEffect, ToolPreview } from '../../shared/tool-types';
 export interface WriteJournal {
   /** Call before writing or deleting `absPath` (a real path inside the folder). */
   recordBefore(absPath: string, callId: string): Promise<void>;
+  /** Call after the change, so a later revert can tell whether the file changed since. */
+  recordAfter?(absPath: string, callId: string): Promise<void>;
 }
 
 /** What a call touches, so one policy can judge every tool (DESIGN.md §5). */

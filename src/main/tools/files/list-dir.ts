@@ -1,0 +1,88 @@
+// list_dir: what is in a folder, folders marked with a trailing `/`, optionally a few levels deep.
+import { readdir, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Type } from '@sinclair/typebox';
+import { defineTool, ToolError } from '../tool';
+import { guarded, pathTarget } from './guarded-path';
+
+const SKIPPED_BY_DEFAULT = new Set(['.git', 'node_modules']);
+const MAX_ENTRIES = 500;
+
+const parameters = Type.Object({
+  path: Type.Optional(
+    Type.String({ description: 'Folder to list, relative to the project. Default: the project.' }),
+  ),
+  depth: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 6,
+      description: 'How many levels to descend (default 1).',
+    }),
+  ),
+  include_all: Type.Optional(
+    Type.Boolean({ description: 'Also descend into .git and node_modules (skipped by default).' }),
+  ),
+});
+
+export const listDirTool = defineTool({
+  name: 'list_dir',
+  description:
+    'List the entries of a folder in the project. Folders end with "/", symlinks show "-> target". ' +
+    `Use depth (1-6) to see nested levels. .git and node_modules are not descended into unless include_all is true. At most ${MAX_ENTRIES} entries are shown.`,
+  parameters,
+  effect: 'read',
+  target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
+  async execute(args, ctx) {
+    const { path, relative } = await guarded(ctx, args.path ?? '.', 'read');
+    const depth = args.depth ?? 1;
+    const lines: string[] = [];
+    const skipped = new Set<string>();
+    let omitted = 0;
+
+    const visit = async (dir: string, prefix: string, level: number): Promise<void> => {
+      const dirents = await readdir(dir, { withFileTypes: true });
+      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const dirent of dirents) {
+        if (ctx.signal.aborted) return;
+        if (lines.length >= MAX_ENTRIES) {
+          omitted += 1;
+          continue;
+        }
+        const indent = '  '.repeat(level - 1);
+        if (dirent.isSymbolicLink()) {
+          const target = await readlink(join(dir, dirent.name)).catch(() => '?');
+          lines.push(`${indent}${prefix}${dirent.name} -> ${target}`);
+        } else if (dirent.isDirectory()) {
+          const skip = !args.include_all && SKIPPED_BY_DEFAULT.has(dirent.name);
+          lines.push(
+            `${indent}${prefix}${dirent.name}/${skip && level < depth ? ' (not listed)' : ''}`,
+          );
+          if (skip) skipped.add(dirent.name);
+          else if (level < depth) await visit(join(dir, dirent.name), '', level + 1);
+        } else {
+          lines.push(`${indent}${prefix}${dirent.name}`);
+        }
+      }
+    };
+
+    try {
+      await visit(path, '', 1);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR')
+        throw new ToolError(`${relative} is a file, not a folder; use read_file.`);
+      if (code === 'ENOENT') throw new ToolError(`${relative} does not exist.`);
+      throw error;
+    }
+    const notes: string[] = [];
+    if (lines.length === 0) notes.push('(empty folder)');
+    if (omitted > 0)
+      notes.push(`… ${omitted} more entries not shown; list a subfolder or lower depth.`);
+    if (skipped.size > 0 && depth > 1) {
+      notes.push(
+        `(${[...skipped].sort().join(' and ')} not descended into; pass include_all to list them)`,
+      );
+    }
+    return [`${relative === '.' ? '.' : relative}/`, ...lines, ...notes].join('\n');
+  },
+});

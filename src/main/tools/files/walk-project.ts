@@ -1,0 +1,90 @@
+// Walks the project like git sees it: `.gitignore` files (nested ones too) are honoured, `.git`
+// is never entered, and symlinks are reported but never followed (they could lead outside).
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative as relativePath, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+export interface WalkEntry {
+  /** Relative to the project folder, with `/` separators. */
+  readonly relative: string;
+  readonly absolute: string;
+  readonly type: 'file' | 'dir' | 'symlink';
+}
+
+interface IgnoreLevel {
+  /** Folder of the .gitignore, relative to the project ('' for the root). */
+  readonly base: string;
+  readonly rules: Ignore;
+}
+
+export interface WalkOptions {
+  readonly signal?: AbortSignal;
+  /** Stop after visiting this many entries (a guard for enormous trees). */
+  readonly maxEntries?: number;
+}
+
+/** Yields every entry under `start` (a real path inside `folder`) that git would not ignore. */
+export async function* walkProject(
+  folder: string,
+  start: string,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
+  const startRel = toPosix(relativePath(folder, start));
+  const levels: IgnoreLevel[] = [];
+  // The .gitignore files of the folders above `start` apply too.
+  const parts = startRel ? startRel.split('/') : [];
+  for (let i = 0; i < parts.length; i += 1) {
+    const base = parts.slice(0, i).join('/');
+    const level = await loadLevel(folder, base);
+    if (level) levels.push(level);
+  }
+  let visited = 0;
+  const stack: { rel: string; levels: IgnoreLevel[] }[] = [{ rel: startRel, levels }];
+  while (stack.length > 0) {
+    const { rel, levels: inherited } = stack.pop() as { rel: string; levels: IgnoreLevel[] };
+    if (options.signal?.aborted) return;
+    const own = await loadLevel(folder, rel);
+    const active = own ? [...inherited, own] : inherited;
+    const dirents = await readdir(join(folder, rel), { withFileTypes: true }).catch(() => []);
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    for (const dirent of dirents) {
+      if (dirent.name === '.git') continue;
+      const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
+      const type = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
+      if (isIgnored(active, childRel, type === 'dir')) continue;
+      visited += 1;
+      if (options.maxEntries !== undefined && visited > options.maxEntries) return;
+      yield { relative: childRel, absolute: join(folder, childRel), type };
+      if (type === 'dir') subdirs.push(childRel);
+    }
+    // Reverse so the stack pops folders in name order.
+    for (const sub of subdirs.reverse()) stack.push({ rel: sub, levels: active });
+  }
+}
+
+async function loadLevel(folder: string, base: string): Promise<IgnoreLevel | undefined> {
+  const text = await readFile(join(folder, base, '.gitignore'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  return { base, rules: ignore().add(text) };
+}
+
+function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const level of levels) {
+    const local = level.base ? rel.slice(level.base.length + 1) : rel;
+    let result: { ignored: boolean; unignored: boolean };
+    try {
+      result = level.rules.test(isDir ? `${local}/` : local);
+    } catch {
+      continue; // Names like "..." are not valid for the ignore package; nothing can match them.
+    }
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}

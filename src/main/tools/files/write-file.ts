@@ -1,0 +1,55 @@
+// write_file: create or overwrite a whole file, atomically, keeping its mode; undoable.
+import { Type } from '@sinclair/typebox';
+import { writeFileAtomic } from '../../workspace/atomic-write';
+import { defineTool, ToolError } from '../tool';
+import { countLines, diffPreview, diffStats } from './diff-preview';
+import { readTextForEdit } from './file-content';
+import { guarded, pathTarget } from './guarded-path';
+
+const parameters = Type.Object({
+  path: Type.String({
+    description: 'File to write, relative to the project. Missing folders are created.',
+  }),
+  content: Type.String({ description: 'The complete new content of the file.' }),
+});
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Create a file, or replace the whole content of an existing one. Missing parent folders are created. ' +
+    'For a small change to an existing file prefer edit_file. The person sees the diff before it is written.',
+  parameters,
+  effect: 'write',
+  target: (args, ctx) => pathTarget(ctx, args.path, 'write'),
+  async preview(args, ctx) {
+    const { path, relative } = await guarded(ctx, args.path, 'write');
+    return diffPreview(relative, await readTextForPreview(path, relative), args.content);
+  },
+  async execute(args, ctx) {
+    const { path, relative } = await guarded(ctx, args.path, 'write');
+    const before = await readTextForPreview(path, relative);
+    const journal = ctx.services.journal;
+    await journal?.recordBefore(path, ctx.callId);
+    try {
+      await writeFileAtomic(path, args.content);
+    } catch (error) {
+      throw new ToolError(`Could not write ${relative}: ${(error as Error).message}`);
+    } finally {
+      await journal?.recordAfter?.(path, ctx.callId);
+    }
+    if (before === undefined) return `Created ${relative} (${countLines(args.content)} lines).`;
+    const stats = diffStats(before, args.content);
+    return `Wrote ${relative} (+${stats.added} −${stats.removed}).`;
+  },
+});
+
+/** The old text for the diff; a binary file being replaced shows as a note instead. */
+async function readTextForPreview(path: string, relative: string): Promise<string | undefined> {
+  try {
+    return await readTextForEdit(path, relative);
+  } catch (error) {
+    if (error instanceof ToolError && /binary|UTF-8/.test(error.message))
+      return `(${error.message})\n`;
+    throw error;
+  }
+}

@@ -1,0 +1,119 @@
+// What one path looked like at a moment: absent, a file (content kept in a content-addressed
+// blob store), or a symlink. The journal compares and restores these.
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from './atomic-write';
+
+export type FileImage =
+  | { readonly kind: 'absent' }
+  | { readonly kind: 'file'; readonly sha256: string; readonly size: number; readonly mode: number }
+  | { readonly kind: 'symlink'; readonly target: string }
+  /** Too large to keep: the change can be shown but not reverted. */
+  | { readonly kind: 'too-large'; readonly size: number }
+  /** A folder or special file: nothing a file tool writes. */
+  | { readonly kind: 'other' };
+
+/** Files above this size are not kept in the journal (their changes cannot be reverted). */
+export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+
+export class BlobStore {
+  constructor(private readonly dir: string) {}
+
+  async put(content: Uint8Array): Promise<string> {
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    const path = this.pathOf(sha256);
+    const present = await lstat(path).catch(() => undefined);
+    if (!present) await writeFileAtomic(path, content, { mode: 0o600 });
+    return sha256;
+  }
+
+  get(sha256: string): Promise<Buffer> {
+    return readFile(this.pathOf(sha256));
+  }
+
+  private pathOf(sha256: string): string {
+    return join(this.dir, sha256.slice(0, 2), sha256);
+  }
+}
+
+/** Captures the current state of `path`; with a store, file content is kept for a later restore. */
+export async function captureImage(path: string, store?: BlobStore): Promise<FileImage> {
+  const stats = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+    throw error;
+  });
+  if (!stats) return { kind: 'absent' };
+  if (stats.isSymbolicLink()) return { kind: 'symlink', target: await readlink(path) };
+  if (!stats.isFile()) return { kind: 'other' };
+  if (stats.size > MAX_IMAGE_BYTES) return { kind: 'too-large', size: stats.size };
+  const content = await readFile(path);
+  const sha256 = store
+    ? await store.put(content)
+    : createHash('sha256').update(content).digest('hex');
+  return { kind: 'file', sha256, size: content.length, mode: stats.mode & 0o7777 };
+}
+
+export function sameImage(a: FileImage, b: FileImage): boolean {
+  switch (a.kind) {
+    case 'absent':
+    case 'other':
+      return b.kind === a.kind;
+    case 'file':
+      return b.kind === 'file' && b.sha256 === a.sha256 && b.mode === a.mode;
+    case 'symlink':
+      return b.kind === 'symlink' && b.target === a.target;
+    case 'too-large':
+      return false;
+  }
+}
+
+/**
+ * Puts `image` back at `path`. A file that did not exist is deleted, and folders created for it
+ * are removed up to `keepDir` when empty.
+ */
+export async function restoreImage(
+  path: string,
+  image: FileImage,
+  store: BlobStore,
+  keepDir?: string,
+): Promise<'restored' | 'deleted'> {
+  switch (image.kind) {
+    case 'absent':
+      await unlink(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      if (keepDir) await removeEmptyParents(dirname(path), keepDir);
+      return 'deleted';
+    case 'file':
+      await clearNonFile(path);
+      await writeFileAtomic(path, await store.get(image.sha256), { mode: image.mode });
+      return 'restored';
+    case 'symlink':
+      await mkdir(dirname(path), { recursive: true });
+      await unlink(path).catch(() => undefined);
+      await symlink(image.target, path);
+      return 'restored';
+    case 'too-large':
+      throw new Error(`${path} was too large (${image.size} bytes) to keep a copy`);
+    case 'other':
+      throw new Error(`${path} was not a regular file`);
+  }
+}
+
+async function clearNonFile(path: string): Promise<void> {
+  const stats = await lstat(path).catch(() => undefined);
+  if (stats?.isSymbolicLink()) await unlink(path);
+}
+
+async function removeEmptyParents(dir: string, keepDir: string): Promise<void> {
+  let current = dir;
+  while (current.startsWith(keepDir + '/') && current !== keepDir) {
+    try {
+      await rmdir(current);
+    } catch {
+      return; // Not empty (or gone): stop climbing.
+    }
+    current = dirname(current);
+  }
+}

@@ -1,0 +1,166 @@
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  realpath,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openFileJournal, type FileJournal } from './file-journal';
+import { writeFileAtomic } from './atomic-write';
+
+let base = '';
+let folder = '';
+let journalDir = '';
+let journal: FileJournal;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-journal-')));
+  folder = join(base, 'proj');
+  journalDir = join(base, 'data', 'sessions', 's1', 'journal');
+  await mkdir(folder);
+  journal = await openFileJournal(journalDir);
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const p = (rel: string) => join(folder, rel);
+const read = (rel: string) => readFile(p(rel), 'utf8');
+
+/** What a write tool does: before-image, change, after-image. */
+async function change(
+  callId: string,
+  rel: string,
+  content: string | null,
+  j = journal,
+): Promise<void> {
+  await j.recordBefore(p(rel), callId);
+  if (content === null) await unlink(p(rel));
+  else await writeFileAtomic(p(rel), content);
+  await j.recordAfter(p(rel), callId);
+}
+
+describe('FileJournal', () => {
+  it('reverts a modification, keeping the mode', async () => {
+    await writeFile(p('a.txt'), 'before\n');
+    await chmod(p('a.txt'), 0o700);
+    await change('c1', 'a.txt', 'after\n');
+    const result = await journal.revert('c1');
+    expect(result).toEqual({
+      ok: true,
+      callId: 'c1',
+      files: [{ path: p('a.txt'), action: 'restored' }],
+      message: `Reverted call c1: restored ${p('a.txt')}`,
+    });
+    expect(await read('a.txt')).toBe('before\n');
+    expect((await stat(p('a.txt'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('reverts a creation by deleting the file and the folders made for it', async () => {
+    await change('c1', 'new/deep/file.txt', 'hello');
+    expect(await journal.revert('c1')).toMatchObject({ ok: true, files: [{ action: 'deleted' }] });
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('reverts a deletion by recreating the file', async () => {
+    await writeFile(p('gone.txt'), 'precious');
+    await change('c1', 'gone.txt', null);
+    expect(await journal.revert('c1')).toMatchObject({ ok: true });
+    expect(await read('gone.txt')).toBe('precious');
+  });
+
+  it('refuses with a clear message when the file changed since, and changes nothing', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await writeFile(p('a.txt'), 'edited by the person');
+    const result = await journal.revert('c1');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.reason).toBe(
+        `Not reverted: 1 file(s) changed since call c1 wrote them: ${p('a.txt')}. Revert later calls first, or fix these by hand.`,
+      );
+      expect(result.conflicts).toEqual([p('a.txt')]);
+    }
+    expect(await read('a.txt')).toBe('edited by the person');
+  });
+
+  it('refuses an older call while a newer one changed the same file, and reverts a whole turn newest first', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'a.txt', 'v3');
+    await change('c3', 'b.txt', 'new');
+    expect((await journal.revert('c1')).ok).toBe(false);
+    const turn = await journal.revertTurn(['c1', 'c2', 'c3', 'read-only-call']);
+    expect(turn).toEqual({
+      ok: true,
+      reverted: ['c3', 'c2', 'c1'],
+      message: 'Reverted 3 call(s).',
+    });
+    expect(await read('a.txt')).toBe('v1');
+    expect(await readdir(folder)).toEqual(['a.txt']);
+  });
+
+  it('stops a turn at the first conflict and says which call', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'b.txt', 'b');
+    await writeFile(p('a.txt'), 'outside');
+    const turn = await journal.revertTurn(['c1', 'c2']);
+    expect(turn).toMatchObject({ ok: false, reverted: ['c2'], failedCallId: 'c1' });
+  });
+
+  it('refuses a second revert and an unknown call', async () => {
+    await change('c1', 'a.txt', 'x');
+    expect((await journal.revert('c1')).ok).toBe(true);
+    expect(await journal.revert('c1')).toMatchObject({
+      ok: false,
+      reason: 'Call c1 was already reverted.',
+    });
+    expect(await journal.revert('nope')).toMatchObject({
+      ok: false,
+      reason: 'No file changes were recorded for call nope.',
+    });
+  });
+
+  it('keeps only the first before-image of a call', async () => {
+    await writeFile(p('a.txt'), 'original');
+    await journal.recordBefore(p('a.txt'), 'c1');
+    await writeFile(p('a.txt'), 'intermediate');
+    await change('c1', 'a.txt', 'final');
+    await journal.revert('c1');
+    expect(await read('a.txt')).toBe('original');
+  });
+
+  it('survives a restart: a new instance reads the same folder and reverts', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'b.txt', 'created');
+    const reopened = await openFileJournal(journalDir);
+    expect(reopened.hasChanges('c1')).toBe(true);
+    expect(await reopened.revertTurn(['c1', 'c2'])).toMatchObject({
+      ok: true,
+      reverted: ['c2', 'c1'],
+    });
+    expect(await read('a.txt')).toBe('v1');
+    const again = await openFileJournal(journalDir);
+    expect(again.hasChanges('c1')).toBe(false); // The revert was persisted too.
+  });
+
+  it('ignores a line cut short by a crash', async () => {
+    await change('c1', 'a.txt', 'x');
+    await writeFile(
+      join(journalDir, 'journal.jsonl'),
+      (await readFile(join(journalDir, 'journal.jsonl'), 'utf8')) + '{"type":"bef',
+    );
+    const reopened = await openFileJournal(journalDir);
+    expect((await reopened.revert('c1')).ok).toBe(true);
+  });
+});
