@@ -1,0 +1,72 @@
+// Provides main's side of `window.tandem` to a page in plain Chromium: a WebSocket server that
+// runs the REAL handlers (src/main/ipc/create-handlers.ts) behind the same validation wrapper
+// Electron uses. Only the Electron transport is swapped out.
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  createHandlers,
+  type HandlerDeps,
+  type TandemBackend,
+} from '../../src/main/ipc/create-handlers';
+import { createValidatedDispatcher } from '../../src/main/ipc/validated-handlers';
+import { parseBridgeCall, type BridgeReply } from './bridge-protocol';
+
+export interface TestBridge {
+  /** ws://127.0.0.1:<port> */
+  readonly url: string;
+  readonly backend: TandemBackend;
+  close(): Promise<void>;
+}
+
+export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
+  Partial<HandlerDeps>;
+
+export async function startTestBridge(options: TestBridgeOptions): Promise<TestBridge> {
+  const backend = createHandlers({
+    appName: 'Tandem',
+    appVersion: '0.0.0-test',
+    sandboxState: () => ({ kind: 'none', available: false, description: 'test bridge' }),
+    providerStatus: () => ({ baseUrl: 'http://127.0.0.1:1/v1', model: '', hasApiKey: false }),
+    ...options,
+  });
+  const dispatch = createValidatedDispatcher(backend.handlers);
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+
+  const send = (socket: WebSocket, reply: BridgeReply): void => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(reply));
+  };
+
+  server.on('connection', (socket) => {
+    const unsubscribe = backend.onEvent((event) => send(socket, { kind: 'event', event }));
+    socket.on('close', unsubscribe);
+    socket.on('message', (data) => {
+      const call = parseBridgeCall(String(data));
+      if (!call) return;
+      dispatch(call.method, call.args).then(
+        (value) => send(socket, { kind: 'result', id: call.id, ok: true, value: value ?? null }),
+        (error: unknown) =>
+          send(socket, {
+            kind: 'result',
+            id: call.id,
+            ok: false,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+      );
+    });
+  });
+
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `ws://127.0.0.1:${port}`,
+    backend,
+    async close() {
+      for (const client of server.clients) client.terminate();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await backend.dispose();
+    },
+  };
+}

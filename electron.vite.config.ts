@@ -1,0 +1,82 @@
+// Builds the three Electron parts into out/ (main, preload, renderer) plus the headless CLI,
+// which is a second entry of the main build: out/main/cli.js, runnable with plain Node.
+import { chmodSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import {
+  CONTENT_SECURITY_POLICY,
+  DEV_CONTENT_SECURITY_POLICY,
+} from './src/main/content-security-policy';
+
+const cliEntry = resolve(__dirname, 'src/cli/index.ts');
+// The CLI is written in its own issue; until its entry exists the build skips it.
+const hasCli = existsSync(cliEntry);
+
+// ESM-only packages: bundled into main/CLI so the CommonJS output never require()s an ES module.
+const bundledEsmOnly = ['electron-store', 'strip-ansi'];
+
+/** The CLI chunk is a program: give it a shebang (via `banner`) and the executable bit. */
+function executableCli(): Plugin {
+  return {
+    name: 'tandem-executable-cli',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? resolve(__dirname, 'out/main');
+      for (const file of Object.keys(bundle)) {
+        if (file === 'cli.js') chmodSync(resolve(dir, file), 0o755);
+      }
+    },
+  };
+}
+
+/** In `electron-vite dev` the page needs the dev CSP (HMR); the built page keeps the strict one. */
+function devContentSecurityPolicy(): Plugin {
+  return {
+    name: 'tandem-dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY),
+  };
+}
+
+export default defineConfig({
+  main: {
+    plugins: [executableCli()],
+    build: {
+      outDir: 'out/main',
+      externalizeDeps: { exclude: bundledEsmOnly },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          ...(hasCli ? { cli: cliEntry } : {}),
+        },
+        output: {
+          entryFileNames: '[name].js',
+          banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        // A sandboxed preload can only be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    // Relative asset URLs so the page also loads from file://.
+    base: './',
+    plugins: [react(), devContentSecurityPolicy()],
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      emptyOutDir: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,136 @@
+// The Electron shell: app lifecycle, the one window, its hardening, and wiring. Thin on purpose:
+// everything it calls runs under plain Node and is tested there.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BrowserWindow, app, dialog, session, shell } from 'electron';
+import { createHandlers, type TandemBackend } from './ipc/create-handlers';
+import { bindElectronIpc } from './ipc/electron-ipc';
+import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { loadWindowState } from './store/electron-window-state';
+
+// Lets tests and portable setups keep all state in one folder.
+if (process.env.TANDEM_USER_DATA_DIR) app.setPath('userData', process.env.TANDEM_USER_DATA_DIR);
+
+const devServerUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || undefined;
+const appUrl = devServerUrl ?? pathToFileURL(join(__dirname, '../renderer/index.html')).href;
+
+let mainWindow: BrowserWindow | null = null;
+let backend: TandemBackend | null = null;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', () => {
+    void backend?.dispose();
+  });
+  app.whenReady().then(start, (error: unknown) => {
+    dialog.showErrorBox('Tandem could not start', String(error));
+    app.quit();
+  });
+}
+
+function start(): void {
+  hardenSession();
+  backend = createHandlers({
+    appName: 'Tandem',
+    appVersion: app.getVersion(),
+    dataDir: app.getPath('userData'),
+    chooseFolder: async () => {
+      const options = {
+        title: 'Choose a project folder',
+        properties: ['openDirectory' as const, 'createDirectory' as const],
+      };
+      const result = mainWindow
+        ? await dialog.showOpenDialog(mainWindow, options)
+        : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    // Wired to the shell sandbox detection and the settings store by the composition root.
+    sandboxState: () => ({
+      kind: 'none',
+      available: false,
+      description: 'Sandbox detection is not wired yet.',
+    }),
+    providerStatus: () => ({ baseUrl: 'https://api.openai.com/v1', model: '', hasApiKey: false }),
+  });
+  bindElectronIpc({
+    backend,
+    trusted: () =>
+      mainWindow && !mainWindow.isDestroyed()
+        ? { webContents: mainWindow.webContents, appUrl }
+        : null,
+  });
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+}
+
+function createWindow(): void {
+  const state = loadWindowState();
+  const window = new BrowserWindow({
+    ...state.initial,
+    minWidth: 640,
+    minHeight: 480,
+    show: false,
+    title: 'Tandem',
+    backgroundColor: '#f7f6f3',
+    icon: join(__dirname, '../../resources/icon.png'),
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: true,
+    },
+  });
+  state.track(window);
+  window.once('ready-to-show', () => {
+    if (state.maximized) window.maximize();
+    window.show();
+  });
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  mainWindow = window;
+  void window.loadURL(appUrl);
+}
+
+/** No permissions for anyone (camera, notifications, …), and our CSP on every page we serve. */
+function hardenSession(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    const policy = devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] },
+    });
+  });
+}
+
+/** The window never navigates away, opens windows or embeds webviews. */
+function hardenWebContents(contents: Electron.WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    // A link in the agent's text opens in the person's browser, never inside Tandem.
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}

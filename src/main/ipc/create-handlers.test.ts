@@ -1,0 +1,217 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppEvent, ProviderStatus } from '../../shared/api';
+import type { RunEvent } from '../../shared/events';
+import { createHandlers, type HandlerDeps } from './create-handlers';
+import { NO_PROVIDER_MESSAGE, type RunController } from './run-controller';
+
+let root: string;
+let dataDir: string;
+let project: string;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-ipc-')));
+  dataDir = join(root, 'data');
+  project = join(root, 'my-project');
+  await mkdir(project);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function deps(overrides: Partial<HandlerDeps> = {}): HandlerDeps {
+  return {
+    appName: 'Tandem',
+    appVersion: '1.2.3',
+    platform: 'linux',
+    dataDir,
+    chooseFolder: async () => null,
+    sandboxState: () => ({ kind: 'bwrap', available: true, description: 'bubblewrap' }),
+    providerStatus: () => ({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', hasApiKey: true }),
+    ...overrides,
+  };
+}
+
+/** A controller that records calls and lets the test push events, standing in for the agent. */
+class RecordingController implements RunController {
+  readonly calls: string[] = [];
+  disposed = false;
+  private listeners = new Set<(sessionId: string, event: RunEvent) => void>();
+  constructor(readonly folder: string) {}
+  async startRun(task: string) {
+    this.calls.push(`start:${task}`);
+    return { runId: 'run-1', sessionId: 'session-1' };
+  }
+  async stopRun(runId: string) {
+    this.calls.push(`stop:${runId}`);
+  }
+  async answerApproval(requestId: string, argsHash: string) {
+    this.calls.push(`answer:${requestId}:${argsHash}`);
+  }
+  onEvent(listener: (sessionId: string, event: RunEvent) => void) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  push(event: RunEvent) {
+    for (const l of this.listeners) l('session-1', event);
+  }
+  dispose() {
+    this.disposed = true;
+  }
+}
+
+describe('app handlers', () => {
+  it('reports app info with the sandbox state, and ping round-trips', async () => {
+    const { handlers } = createHandlers(deps());
+    await expect(handlers.getAppInfo()).resolves.toEqual({
+      name: 'Tandem',
+      version: '1.2.3',
+      platform: 'linux',
+      sandbox: { kind: 'bwrap', available: true, description: 'bubblewrap' },
+    });
+    await expect(handlers.ping('x')).resolves.toBe('pong: x');
+  });
+
+  it('never passes a key through provider status, even if settings hand one over', async () => {
+    const leaky = {
+      baseUrl: 'u',
+      model: 'm',
+      hasApiKey: true,
+      apiKey: 'sk-secret',
+    } as ProviderStatus;
+    const { handlers } = createHandlers(deps({ providerStatus: () => leaky }));
+    const status = await handlers.getProviderStatus();
+    expect(status).toEqual({ baseUrl: 'u', model: 'm', hasApiKey: true });
+    expect(JSON.stringify(status)).not.toContain('sk-secret');
+  });
+});
+
+describe('workspace handlers', () => {
+  it('opens a folder by its real path, announces it and remembers it across restarts', async () => {
+    const link = join(root, 'link-to-project');
+    await symlink(project, link);
+    const backend = createHandlers(deps());
+    const events: AppEvent[] = [];
+    backend.onEvent((e) => events.push(e));
+
+    const workspace = await backend.handlers.openFolder(link);
+    expect(workspace).toEqual({ folder: project, name: 'my-project', mode: 'ask' });
+    expect(events).toEqual([{ type: 'workspace-changed', workspace }]);
+
+    const restarted = createHandlers(deps());
+    await expect(restarted.handlers.recentFolders()).resolves.toEqual([project]);
+  });
+
+  it.each([
+    ['a missing folder', (r: string) => join(r, 'nope'), /Cannot open ".*nope": no such folder\./],
+    ['a file', (r: string) => join(r, 'file.txt'), /it is a file, not a folder/],
+    ['a relative path', () => 'my-project', /must be absolute/],
+    [
+      'a path through a file',
+      (r: string) => join(r, 'file.txt', 'x'),
+      /a part of the path is a file/,
+    ],
+  ])('refuses %s with a clear message', async (_name, pathOf, message) => {
+    await writeFile(join(root, 'file.txt'), 'x');
+    const { handlers } = createHandlers(deps());
+    await expect(handlers.openFolder(pathOf(root))).rejects.toThrow(message);
+    await expect(handlers.recentFolders()).resolves.toEqual([]);
+  });
+
+  it('lists recent folders most recent first, without duplicates or vanished folders', async () => {
+    const { handlers } = createHandlers(deps());
+    const names = ['a', 'b', 'c'];
+    for (const n of names) await mkdir(join(root, n));
+    for (const n of [...names, 'a']) await handlers.openFolder(join(root, n));
+    await rm(join(root, 'b'), { recursive: true });
+    await expect(handlers.recentFolders()).resolves.toEqual([join(root, 'a'), join(root, 'c')]);
+  });
+
+  it('chooseFolder opens what the chooser returns, and null when cancelled', async () => {
+    let answer: string | null = project;
+    const { handlers } = createHandlers(deps({ chooseFolder: async () => answer }));
+    await expect(handlers.chooseFolder()).resolves.toMatchObject({ folder: project });
+    answer = null;
+    await expect(handlers.chooseFolder()).resolves.toBeNull();
+  });
+
+  it('uses the injected permission mode', async () => {
+    const { handlers } = createHandlers(deps({ modeFor: () => 'read-only' }));
+    await expect(handlers.openFolder(project)).resolves.toMatchObject({ mode: 'read-only' });
+  });
+});
+
+describe('run handlers', () => {
+  it('asks for a folder first, then for a provider', async () => {
+    const { handlers } = createHandlers(deps());
+    await expect(handlers.startRun('do it')).rejects.toThrow(
+      'Open a folder before starting a run.',
+    );
+    await handlers.openFolder(project);
+    await expect(handlers.startRun('do it')).rejects.toThrow(NO_PROVIDER_MESSAGE);
+    await expect(handlers.stopRun('run-1')).rejects.toThrow(NO_PROVIDER_MESSAGE);
+    await expect(handlers.answerApproval('r', 'h', { kind: 'deny' })).rejects.toThrow(
+      NO_PROVIDER_MESSAGE,
+    );
+  });
+
+  it('forwards to the controller of the open folder and pushes its events', async () => {
+    const made: RecordingController[] = [];
+    const backend = createHandlers(
+      deps({
+        runControllerFactory: (ws) => {
+          const c = new RecordingController(ws.folder);
+          made.push(c);
+          return c;
+        },
+      }),
+    );
+    const events: AppEvent[] = [];
+    backend.onEvent((e) => events.push(e));
+    await backend.handlers.openFolder(project);
+
+    await expect(backend.handlers.startRun('fix the bug')).resolves.toEqual({
+      runId: 'run-1',
+      sessionId: 'session-1',
+    });
+    await backend.handlers.answerApproval('req-1', 'hash-1', { kind: 'allow-once' });
+    await backend.handlers.stopRun('run-1');
+    expect(made).toHaveLength(1);
+    expect(made[0]?.folder).toBe(project);
+    expect(made[0]?.calls).toEqual(['start:fix the bug', 'answer:req-1:hash-1', 'stop:run-1']);
+
+    const event: RunEvent = { type: 'assistant-delta', runId: 'run-1', text: 'hi' };
+    made[0]?.push(event);
+    expect(events.at(-1)).toEqual({ type: 'run-event', sessionId: 'session-1', event });
+
+    // Another folder: the old controller is released and stops reaching the window.
+    const other = join(root, 'other');
+    await mkdir(other);
+    await backend.handlers.openFolder(other);
+    expect(made[0]?.disposed).toBe(true);
+    const before = events.length;
+    made[0]?.push(event);
+    expect(events).toHaveLength(before);
+    await backend.handlers.startRun('next');
+    expect(made[1]?.folder).toBe(other);
+  });
+
+  it('retries a factory that failed once', async () => {
+    let attempts = 0;
+    const { handlers } = createHandlers(
+      deps({
+        runControllerFactory: (ws) => {
+          attempts += 1;
+          if (attempts === 1) throw new Error('No API key stored for this provider.');
+          return new RecordingController(ws.folder);
+        },
+      }),
+    );
+    await handlers.openFolder(project);
+    await expect(handlers.startRun('a')).rejects.toThrow('No API key stored');
+    await expect(handlers.startRun('a')).resolves.toMatchObject({ runId: 'run-1' });
+  });
+});

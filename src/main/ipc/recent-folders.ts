@@ -1,0 +1,73 @@
+// Recently opened folders, most recent first, persisted as JSON in the data dir.
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+
+export interface RecentFolders {
+  /** Folders that still exist, most recent first. */
+  list(): Promise<string[]>;
+  remember(folder: string): Promise<void>;
+}
+
+interface RecentFile {
+  readonly version: 1;
+  readonly folders: readonly string[];
+}
+
+export const RECENT_FOLDERS_FILE = 'recent-folders.json';
+
+export function createRecentFolders(dataDir: string, limit = 10): RecentFolders {
+  const file = join(dataDir, RECENT_FOLDERS_FILE);
+  // Writes are serialised so two quick opens cannot interleave and lose one.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function read(): Promise<string[]> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      return [];
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || !('folders' in parsed)) return [];
+      const folders = (parsed as { folders: unknown }).folders;
+      return Array.isArray(folders)
+        ? folders.filter((f): f is string => typeof f === 'string')
+        : [];
+    } catch {
+      return []; // A corrupt file is not worth failing the welcome screen for.
+    }
+  }
+
+  async function write(folders: readonly string[]): Promise<void> {
+    await mkdir(dirname(file), { recursive: true });
+    const body: RecentFile = { version: 1, folders };
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(body, null, 2) + '\n', 'utf8');
+    await rename(tmp, file);
+  }
+
+  return {
+    async list() {
+      await queue;
+      const folders = await read();
+      const exists = await Promise.all(
+        folders.map((f) =>
+          stat(f).then(
+            (s) => s.isDirectory(),
+            () => false,
+          ),
+        ),
+      );
+      return folders.filter((_, i) => exists[i]);
+    },
+    remember(folder) {
+      const next = queue.then(async () => {
+        const folders = await read();
+        await write([folder, ...folders.filter((f) => f !== folder)].slice(0, limit));
+      });
+      queue = next.catch(() => undefined);
+      return next;
+    },
+  };
+}

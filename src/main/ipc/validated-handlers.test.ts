@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { TandemInvokeMethod } from '../../shared/api';
+import type { TandemHandlers } from './handler-types';
+import { IpcValidationError, createValidatedDispatcher } from './validated-handlers';
+
+/** Handlers that record what reached them, so a test can prove bad input never did. */
+function recordingHandlers(): {
+  handlers: TandemHandlers;
+  calls: [TandemInvokeMethod, unknown[]][];
+} {
+  const calls: [TandemInvokeMethod, unknown[]][] = [];
+  const record =
+    <T>(method: TandemInvokeMethod, value: T) =>
+    async (...args: unknown[]): Promise<T> => {
+      calls.push([method, args]);
+      return value;
+    };
+  const handlers: TandemHandlers = {
+    getAppInfo: record('getAppInfo', {
+      name: 'Tandem',
+      version: '0',
+      platform: 'linux',
+      sandbox: { kind: 'none', available: false, description: '' },
+    }),
+    ping: async (message) => {
+      calls.push(['ping', [message]]);
+      return `pong: ${message}`;
+    },
+    chooseFolder: record('chooseFolder', null),
+    openFolder: record('openFolder', { folder: '/x', name: 'x', mode: 'ask' }),
+    recentFolders: record('recentFolders', []),
+    getProviderStatus: record('getProviderStatus', { baseUrl: '', model: '', hasApiKey: false }),
+    startRun: record('startRun', { runId: 'r', sessionId: 's' }),
+    stopRun: record('stopRun', undefined),
+    answerApproval: record('answerApproval', undefined),
+  };
+  return { handlers, calls };
+}
+
+describe('createValidatedDispatcher', () => {
+  it('passes valid calls through and returns the handler result', async () => {
+    const { handlers, calls } = recordingHandlers();
+    const dispatch = createValidatedDispatcher(handlers);
+    await expect(dispatch('ping', ['hello'])).resolves.toBe('pong: hello');
+    await dispatch('answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]);
+    expect(calls).toEqual([
+      ['ping', ['hello']],
+      ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
+    ]);
+  });
+
+  it.each<[string, string, unknown, RegExp]>([
+    [
+      'a number as a folder',
+      'openFolder',
+      [42],
+      /tandem\.openFolder .*argument 1: .*expected string/,
+    ],
+    ['a missing argument', 'openFolder', [], /tandem\.openFolder expects 1 argument, got 0/],
+    ['an extra argument', 'getAppInfo', ['x'], /tandem\.getAppInfo expects 0 arguments, got 1/],
+    ['an empty folder', 'openFolder', [''], /argument 1/],
+    ['a NUL byte in a path', 'openFolder', ['/tmp/a\0b'], /NUL/],
+    ['an unknown answer kind', 'answerApproval', ['r', 'h', { kind: 'yes' }], /argument 3/],
+    [
+      'an extra field in an answer',
+      'answerApproval',
+      ['r', 'h', { kind: 'deny', x: 1 }],
+      /argument 3/,
+    ],
+    ['an empty task', 'startRun', [''], /tandem\.startRun/],
+    ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
+    ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],
+    ['onEvent, which is not a channel', 'onEvent', [], /Unknown method "onEvent"/],
+  ])('rejects %s before any handler runs', async (_name, method, args, message) => {
+    const { handlers, calls } = recordingHandlers();
+    const dispatch = createValidatedDispatcher(handlers);
+    const failure = dispatch(method, args);
+    await expect(failure).rejects.toBeInstanceOf(IpcValidationError);
+    await expect(failure).rejects.toThrow(message);
+    expect(calls).toEqual([]);
+  });
+});

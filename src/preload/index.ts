@@ -1,0 +1,40 @@
+// Exposes exactly TandemApi as `window.tandem`: one named function per method, no raw
+// ipcRenderer, no Electron objects (the event passed to listeners is stripped).
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import {
+  IPC_EVENT_CHANNEL,
+  channelFor,
+  type AppEvent,
+  type TandemApi,
+  type TandemInvokeMethod,
+} from '../shared/api';
+
+function invoke<M extends TandemInvokeMethod>(
+  method: M,
+  ...args: Parameters<TandemApi[M]>
+): ReturnType<TandemApi[M]> {
+  // Main validates the payload and answers with the method's declared result type.
+  return ipcRenderer.invoke(channelFor(method), ...args) as ReturnType<TandemApi[M]>;
+}
+
+const api: TandemApi = {
+  getAppInfo: () => invoke('getAppInfo'),
+  ping: (message) => invoke('ping', message),
+  chooseFolder: () => invoke('chooseFolder'),
+  openFolder: (folder) => invoke('openFolder', folder),
+  recentFolders: () => invoke('recentFolders'),
+  getProviderStatus: () => invoke('getProviderStatus'),
+  startRun: (task) => invoke('startRun', task),
+  stopRun: (runId) => invoke('stopRun', runId),
+  answerApproval: (requestId, argsHash, answer) =>
+    invoke('answerApproval', requestId, argsHash, answer),
+  onEvent(listener) {
+    const forward = (_event: IpcRendererEvent, appEvent: AppEvent): void => listener(appEvent);
+    ipcRenderer.on(IPC_EVENT_CHANNEL, forward);
+    return () => {
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('tandem', api);

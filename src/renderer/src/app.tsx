@@ -1,0 +1,28 @@
+import { useEffect } from 'react';
+import { SessionView } from './components/session-view';
+import { WelcomeView } from './components/welcome-view';
+import { useAppStore } from './stores/app-store';
+import { useSessionStore } from './stores/session-store';
+
+export function App(): React.JSX.Element {
+  const workspace = useAppStore((s) => s.workspace);
+
+  useEffect(() => {
+    void useAppStore.getState().load();
+    return window.tandem.onEvent((event) => {
+      switch (event.type) {
+        case 'run-event':
+          useSessionStore.getState().apply(event.sessionId, event.event);
+          return;
+        case 'workspace-changed': {
+          const current = useAppStore.getState().workspace;
+          if (current?.folder !== event.workspace?.folder) useSessionStore.getState().reset();
+          useAppStore.getState().setWorkspace(event.workspace);
+          return;
+        }
+      }
+    });
+  }, []);
+
+  return workspace ? <SessionView workspace={workspace} /> : <WelcomeView />;
+}

@@ -1,0 +1,28 @@
+import { useAppStore } from '../stores/app-store';
+
+export function ProviderStatusLine(): React.JSX.Element {
+  const provider = useAppStore((s) => s.provider);
+  if (!provider) return <p className="provider-status muted">Checking provider…</p>;
+
+  const ready = provider.hasApiKey && provider.model !== '';
+  return (
+    <p className="provider-status" data-ready={ready}>
+      <span className={`dot ${ready ? 'ok' : 'warn'}`} aria-hidden="true" />
+      {ready ? (
+        <span>
+          Provider: <strong>{provider.model}</strong> at {hostOf(provider.baseUrl)}
+        </span>
+      ) : (
+        <span>No provider yet: add a base URL, model and API key in Settings.</span>
+      )}
+    </p>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

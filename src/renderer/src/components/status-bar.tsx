@@ -1,0 +1,37 @@
+import type { WorkspaceInfo } from '../../../shared/api';
+import type { PermissionMode } from '../../../shared/tool-types';
+import { useAppStore } from '../stores/app-store';
+import { useSessionStore } from '../stores/session-store';
+
+const MODE_LABELS: Record<PermissionMode, string> = {
+  ask: 'Ask',
+  'auto-edit': 'Auto-accept edits',
+  'read-only': 'Read-only',
+  autonomous: 'Autonomous',
+};
+
+export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
+  const provider = useAppStore((s) => s.provider);
+  const sandbox = useAppStore((s) => s.info?.sandbox);
+  const usage = useSessionStore((s) => s.usage);
+  const running = useSessionStore((s) => s.activeRunId !== null);
+
+  return (
+    <div className="status-bar" role="status">
+      <span className={`dot ${running ? 'busy' : 'idle'}`} aria-hidden="true" />
+      <span>{running ? 'Running' : 'Idle'}</span>
+      <span className="sep" />
+      <span title={provider?.baseUrl}>Model: {provider?.model || 'not set'}</span>
+      <span className="sep" />
+      <span>Mode: {MODE_LABELS[workspace.mode]}</span>
+      <span className="sep" />
+      <span title={sandbox?.description} className={sandbox?.available ? '' : 'warn-text'}>
+        {sandbox?.available ? `Sandbox: ${sandbox.kind}` : 'Commands are not sandboxed'}
+      </span>
+      <span className="spacer" />
+      <span title={`${usage.promptTokens} in, ${usage.completionTokens} out`}>
+        {usage.totalTokens.toLocaleString()} tokens
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { useSessionStore } from '../stores/session-store';
+
+export function TaskComposer(): React.JSX.Element {
+  const [task, setTask] = useState('');
+  const sending = useSessionStore((s) => s.sending);
+  const activeRunId = useSessionStore((s) => s.activeRunId);
+  const startRun = useSessionStore((s) => s.startRun);
+  const stopRun = useSessionStore((s) => s.stopRun);
+  const running = activeRunId !== null;
+
+  async function send(): Promise<void> {
+    const text = task.trim();
+    if (!text || sending || running) return;
+    if (await startRun(text)) setTask('');
+  }
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send();
+      }}
+    >
+      <textarea
+        aria-label="Task"
+        placeholder="Describe a task for the agent… (Enter to send, Shift+Enter for a new line)"
+        value={task}
+        rows={3}
+        onChange={(event) => setTask(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            event.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <div className="composer-actions">
+        {running ? (
+          <button type="button" className="button danger" onClick={() => void stopRun()}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="button primary" disabled={sending || task.trim() === ''}>
+            {sending ? 'Sending…' : 'Send'}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

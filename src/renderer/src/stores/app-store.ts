@@ -1,0 +1,61 @@
+// Welcome-screen and workspace state: what main told us about the app, provider and folders.
+import { create } from 'zustand';
+import type { AppInfo, ProviderStatus, WorkspaceInfo } from '../../../shared/api';
+import { errorMessage } from '../error-message';
+
+interface AppStore {
+  readonly info: AppInfo | null;
+  readonly provider: ProviderStatus | null;
+  readonly recent: readonly string[];
+  readonly workspace: WorkspaceInfo | null;
+  readonly busy: boolean;
+  readonly error: string | null;
+  load(): Promise<void>;
+  chooseFolder(): Promise<void>;
+  openFolder(folder: string): Promise<void>;
+  setWorkspace(workspace: WorkspaceInfo | null): void;
+  closeWorkspace(): void;
+  dismissError(): void;
+}
+
+export const useAppStore = create<AppStore>((set, get) => {
+  async function opening(open: () => Promise<WorkspaceInfo | null>): Promise<void> {
+    if (get().busy) return;
+    set({ busy: true, error: null });
+    try {
+      const workspace = await open();
+      if (workspace) set({ workspace });
+      set({ recent: await window.tandem.recentFolders() });
+    } catch (error) {
+      set({ error: errorMessage(error) });
+    } finally {
+      set({ busy: false });
+    }
+  }
+
+  return {
+    info: null,
+    provider: null,
+    recent: [],
+    workspace: null,
+    busy: false,
+    error: null,
+    async load() {
+      try {
+        const [info, provider, recent] = await Promise.all([
+          window.tandem.getAppInfo(),
+          window.tandem.getProviderStatus(),
+          window.tandem.recentFolders(),
+        ]);
+        set({ info, provider, recent });
+      } catch (error) {
+        set({ error: errorMessage(error) });
+      }
+    },
+    chooseFolder: () => opening(() => window.tandem.chooseFolder()),
+    openFolder: (folder) => opening(() => window.tandem.openFolder(folder)),
+    setWorkspace: (workspace) => set({ workspace }),
+    closeWorkspace: () => set({ workspace: null }),
+    dismissError: () => set({ error: null }),
+  };
+});

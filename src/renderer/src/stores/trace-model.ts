@@ -1,0 +1,65 @@
+// What the session view shows: a list of trace items built from the RunEvent stream.
+import type { RunEvent } from '../../../shared/events';
+import type { ApprovalAnswer, ToolEffect, ToolPreview, Usage } from '../../../shared/tool-types';
+
+export type ApprovalResolvedBy = Extract<RunEvent, { type: 'approval-resolved' }>['by'];
+
+export type ToolStatus = 'running' | 'waiting' | 'done' | 'failed' | 'refused';
+
+export type TraceItem =
+  | { readonly kind: 'task'; readonly id: string; readonly runId: string; readonly text: string }
+  | {
+      readonly kind: 'assistant';
+      readonly id: string;
+      readonly runId: string;
+      readonly text: string;
+      readonly streaming: boolean;
+    }
+  | {
+      readonly kind: 'tool';
+      readonly id: string;
+      readonly runId: string;
+      readonly name: string;
+      readonly args: unknown;
+      readonly effect: ToolEffect | 'unknown';
+      readonly status: ToolStatus;
+      /** Live output as it streamed. */
+      readonly output: string;
+      /** What the model was given, once finished. */
+      readonly result?: string;
+      readonly durationMs?: number;
+      readonly provenance?: string;
+    }
+  | {
+      readonly kind: 'approval';
+      readonly id: string;
+      readonly runId: string;
+      readonly callId: string;
+      readonly name: string;
+      readonly args: unknown;
+      readonly argsHash: string;
+      readonly effect: ToolEffect;
+      readonly preview: ToolPreview;
+      readonly reasons: readonly string[];
+      readonly answer: ApprovalAnswer | null;
+      readonly by?: ApprovalResolvedBy;
+    }
+  | {
+      readonly kind: 'notice';
+      readonly id: string;
+      readonly runId: string;
+      readonly tone: 'info' | 'warning' | 'error';
+      readonly text: string;
+    };
+
+export interface TraceState {
+  readonly items: readonly TraceItem[];
+  readonly activeRunId: string | null;
+  readonly usage: Usage;
+}
+
+export const EMPTY_TRACE: TraceState = {
+  items: [],
+  activeRunId: null,
+  usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+};

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../../shared/events';
+import { EMPTY_TRACE, type TraceState } from './trace-model';
+import { MAX_TOOL_OUTPUT, applyRunEvent } from './trace-reducer';
+
+const run = 'run-1';
+const fold = (events: RunEvent[], from: TraceState = EMPTY_TRACE): TraceState =>
+  events.reduce(applyRunEvent, from);
+
+const started: RunEvent = {
+  type: 'run-started',
+  runId: run,
+  sessionId: 's',
+  task: 'fix it',
+  at: 1,
+};
+const toolStarted: RunEvent = {
+  type: 'tool-call-started',
+  runId: run,
+  callId: 'c1',
+  name: 'shell',
+  args: { command: 'npm test' },
+  effect: 'exec',
+  at: 2,
+};
+const approval: RunEvent = {
+  type: 'approval-requested',
+  runId: run,
+  requestId: 'q1',
+  callId: 'c1',
+  name: 'shell',
+  args: { command: 'npm test' },
+  argsHash: 'h1',
+  effect: 'exec',
+  preview: { kind: 'text', text: 'npm test' },
+  reasons: ['runs a command'],
+  at: 3,
+};
+
+describe('applyRunEvent', () => {
+  it('streams assistant text into one item and closes it when a tool starts', () => {
+    const state = fold([
+      started,
+      { type: 'assistant-delta', runId: run, text: 'Let me ' },
+      { type: 'assistant-delta', runId: run, text: 'look.' },
+      toolStarted,
+    ]);
+    expect(state.activeRunId).toBe(run);
+    expect(state.items.map((i) => i.kind)).toEqual(['task', 'assistant', 'tool']);
+    expect(state.items[1]).toMatchObject({ text: 'Let me look.', streaming: false });
+  });
+
+  it('replaces streamed text with the final message', () => {
+    const state = fold([
+      started,
+      { type: 'assistant-delta', runId: run, text: 'Draf' },
+      { type: 'assistant-message', runId: run, text: 'Draft done.' },
+    ]);
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'assistant',
+      text: 'Draft done.',
+      streaming: false,
+    });
+  });
+
+  it.each<[string, RunEvent[], string]>([
+    ['waits for approval', [approval], 'waiting'],
+    [
+      'runs after allow',
+      [
+        approval,
+        {
+          type: 'approval-resolved',
+          runId: run,
+          requestId: 'q1',
+          callId: 'c1',
+          answer: { kind: 'allow-once' },
+          by: 'person',
+          at: 4,
+        },
+      ],
+      'running',
+    ],
+    [
+      'is not run after deny',
+      [
+        approval,
+        {
+          type: 'approval-resolved',
+          runId: run,
+          requestId: 'q1',
+          callId: 'c1',
+          answer: { kind: 'deny' },
+          by: 'person',
+          at: 4,
+        },
+      ],
+      'refused',
+    ],
+    [
+      'is refused by policy',
+      [{ type: 'permission-decided', runId: run, callId: 'c1', decision: 'refuse', reasons: [] }],
+      'refused',
+    ],
+    [
+      'finishes',
+      [{ type: 'tool-result', runId: run, callId: 'c1', ok: true, output: 'ok', durationMs: 5 }],
+      'done',
+    ],
+    [
+      'fails',
+      [{ type: 'tool-result', runId: run, callId: 'c1', ok: false, output: 'boom', durationMs: 5 }],
+      'failed',
+    ],
+  ])('a tool call %s', (_name, events, status) => {
+    const state = fold([started, toolStarted, ...events]);
+    expect(state.items.find((i) => i.kind === 'tool')).toMatchObject({ status });
+  });
+
+  it('records the answer on the approval card', () => {
+    const state = fold([
+      started,
+      toolStarted,
+      approval,
+      {
+        type: 'approval-resolved',
+        runId: run,
+        requestId: 'q1',
+        callId: 'c1',
+        answer: { kind: 'deny' },
+        by: 'stop',
+        at: 4,
+      },
+    ]);
+    expect(state.items.find((i) => i.kind === 'approval')).toMatchObject({
+      answer: { kind: 'deny' },
+      by: 'stop',
+    });
+  });
+
+  it('keeps the tail of long tool output', () => {
+    const big = 'a'.repeat(MAX_TOOL_OUTPUT);
+    const state = fold([
+      started,
+      toolStarted,
+      { type: 'tool-output', runId: run, callId: 'c1', chunk: big },
+      { type: 'tool-output', runId: run, callId: 'c1', chunk: 'END' },
+    ]);
+    const tool = state.items.find((i) => i.kind === 'tool');
+    expect(tool?.kind === 'tool' && tool.output.length).toBe(MAX_TOOL_OUTPUT);
+    expect(tool?.kind === 'tool' && tool.output.endsWith('END')).toBe(true);
+  });
+
+  it('adds up usage and ends the run with a notice unless it finished normally', () => {
+    const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+    const state = fold([
+      started,
+      { type: 'usage', runId: run, usage },
+      { type: 'usage', runId: run, usage },
+      { type: 'run-finished', runId: run, reason: 'stopped' },
+    ]);
+    expect(state.usage.totalTokens).toBe(30);
+    expect(state.activeRunId).toBeNull();
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', text: 'Run stopped.' });
+    expect(
+      fold([started, { type: 'run-finished', runId: run, reason: 'done' }]).items,
+    ).toHaveLength(1);
+  });
+
+  it('shows provider errors, marking retries', () => {
+    const state = fold([
+      started,
+      { type: 'error', runId: run, message: 'HTTP 429.', retrying: true },
+    ]);
+    expect(state.items.at(-1)).toMatchObject({ tone: 'warning', text: 'HTTP 429. Retrying…' });
+  });
+});
