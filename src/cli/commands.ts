@@ -1,0 +1,12 @@
+// The subcommands of `tandem`, as a table: adding one is adding a row.
+import type { CliDeps, CliIo } from './cli-io';
+import { runCommand } from './run-command';
+
+export interface CliCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  run(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number>;
+}
+
+export const COMMANDS: readonly CliCommand[] = [runCommand];

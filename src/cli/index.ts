@@ -1,0 +1,73 @@
+// `tandem`: the headless front end over the same core as the window (DESIGN.md §2).
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createBuiltinTools } from '../main/tools/builtin-tools';
+import { EXIT, type CliDeps, type CliIo } from './cli-io';
+import { COMMANDS } from './commands';
+
+const defaultDeps: CliDeps = { createTools: createBuiltinTools };
+
+export async function main(
+  argv: readonly string[],
+  io: CliIo,
+  deps: CliDeps = defaultDeps,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout).write(overview());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(
+      `tandem: unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n`,
+    );
+    return EXIT.usage;
+  }
+  return command.run(rest, io, deps);
+}
+
+function overview(): string {
+  const rows = COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n');
+  return `Usage: tandem <command> [options]\n\nCommands:\n${rows}\n\nRun "tandem <command> --help" for its options.\n`;
+}
+
+function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdinIsTTY: process.stdin.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+    onInterrupt: (handler) => {
+      // The first Ctrl-C stops the run cleanly; a second one leaves at once.
+      let presses = 0;
+      const onSigint = (): void => {
+        if (++presses > 1) process.exit(EXIT.stopped);
+        handler();
+      };
+      process.on('SIGINT', onSigint);
+      return () => process.off('SIGINT', onSigint);
+    },
+  };
+}
+
+function isEntryPoint(): boolean {
+  try {
+    const entry = process.argv[1];
+    return (
+      entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url))
+    );
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  void main(process.argv.slice(2), processIo()).then((code) => {
+    process.exitCode = code;
+    // Idle keep-alive sockets must not hold the process open; stdout gets a moment to drain.
+    setTimeout(() => process.exit(code), 200).unref();
+  });
+}

@@ -1,0 +1,244 @@
+// `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
+// says how it ended.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface, type Interface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import type { RunFinishReason } from '../shared/events';
+import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
+import { createAgent } from '../main/agent/agent';
+import { createOpenAIProvider } from '../main/agent/provider';
+import { defaultDataDir } from '../main/store/data-dir';
+import { createToolRegistry } from '../main/tools/registry';
+import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
+import type { CliCommand } from './commands';
+import { createEventPrinter } from './run-output';
+import { createTerminalGate } from './terminal-gate';
+
+const USAGE = `Usage: tandem run --folder DIR --base-url URL --model NAME [options] "task"
+
+Options:
+  --folder DIR         the project folder (default: the current folder)
+  --base-url URL       an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1
+  --model NAME         the model to use
+  --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
+  --mode MODE          ask | auto-edit | read-only | autonomous (default: ask)
+  --max-steps N        model turns before the run stops (default: 50)
+  --session ID         continue an earlier session of this folder
+  --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
+  --json               print every RunEvent as one JSON line on stdout
+  -h, --help           show this help
+`;
+
+interface RunFlags {
+  readonly folder: string;
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKeyEnv: string;
+  readonly mode: PermissionMode;
+  readonly maxSteps: number;
+  readonly session?: string;
+  readonly dataDir: string;
+  readonly json: boolean;
+  readonly task: string;
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'run one task in a project folder',
+  usage: USAGE,
+  async run(argv, io, deps) {
+    try {
+      const flags = parseRunFlags(argv, io);
+      if (flags === 'help') {
+        io.stdout.write(USAGE);
+        return EXIT.ok;
+      }
+      return await runTask(flags, io, deps);
+    } catch (error) {
+      if (error instanceof CliFailure) {
+        io.stderr.write(`tandem run: ${error.message}\n`);
+        if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
+        return error.exitCode;
+      }
+      throw error;
+    }
+  },
+};
+
+function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        folder: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
+        mode: { type: 'string', default: 'ask' },
+        'max-steps': { type: 'string', default: '50' },
+        session: { type: 'string' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CliFailure(message.split(/\n|\. To specify/)[0] ?? 'bad flags', EXIT.usage);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const mode = values.mode as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode)) {
+    throw new CliFailure(
+      `--mode must be one of ${PERMISSION_MODES.join(', ')} (got "${values.mode}")`,
+      EXIT.usage,
+    );
+  }
+  const maxSteps = Number(values['max-steps']);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+    throw new CliFailure(
+      `--max-steps must be a whole number of at least 1 (got "${values['max-steps']}")`,
+      EXIT.usage,
+    );
+  }
+  if (!values['base-url'])
+    throw new CliFailure('--base-url is required (an OpenAI-compatible endpoint)', EXIT.usage);
+  if (!/^https?:\/\//.test(values['base-url'])) {
+    throw new CliFailure(
+      `--base-url must start with http:// or https:// (got "${values['base-url']}")`,
+      EXIT.usage,
+    );
+  }
+  if (!values.model) throw new CliFailure('--model is required', EXIT.usage);
+  const task = positionals.join(' ').trim();
+  if (!task)
+    throw new CliFailure('no task given: put the task in quotes after the flags', EXIT.usage);
+  return {
+    folder: resolve(io.cwd, values.folder ?? '.'),
+    baseUrl: values['base-url'],
+    model: values.model,
+    apiKeyEnv: values['api-key-env'],
+    mode,
+    maxSteps,
+    ...(values.session ? { session: values.session } : {}),
+    dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
+    json: values.json,
+    task,
+  };
+}
+
+async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<number> {
+  if (!isFolder(flags.folder))
+    throw new CliFailure(`folder does not exist: ${flags.folder}`, EXIT.setup);
+  const apiKey = io.env[flags.apiKeyEnv];
+  if (!apiKey) {
+    throw new CliFailure(
+      `missing API key: set ${flags.apiKeyEnv} (or name another variable with --api-key-env; any value works for a local server without keys)`,
+      EXIT.setup,
+    );
+  }
+  const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
+  const provider = createOpenAIProvider({
+    baseUrl: flags.baseUrl,
+    model: flags.model,
+    apiKey,
+    ...(Number.isFinite(retryBase) && retryBase >= 0 && io.env.TANDEM_RETRY_BASE_MS
+      ? { retry: { baseDelayMs: retryBase } }
+      : {}),
+  });
+
+  let prompt: Interface | undefined;
+  const ask = io.stdinIsTTY
+    ? async (question: string, signal: AbortSignal): Promise<string | undefined> => {
+        prompt ??= createInterface({
+          input: io.stdin,
+          output: writableOf(io.stderr),
+          terminal: true,
+        });
+        try {
+          return await prompt.question(question, { signal });
+        } catch {
+          return undefined;
+        }
+      }
+    : undefined;
+  const gate = createTerminalGate({
+    mode: flags.mode,
+    warn: (line) => io.stderr.write(`${line}\n`),
+    ...(ask ? { ask } : {}),
+  });
+
+  let agent;
+  try {
+    agent = createAgent({
+      provider,
+      registry: createToolRegistry(deps.createTools()),
+      gate,
+      folder: flags.folder,
+      dataDir: flags.dataDir,
+      maxSteps: flags.maxSteps,
+      ...(flags.session ? { sessionId: flags.session } : {}),
+    });
+  } catch (error) {
+    throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
+  }
+
+  agent.onEvent(createEventPrinter(io, flags.json));
+  let finishMessage = '';
+  agent.onEvent((event) => {
+    if (event.type === 'run-finished') finishMessage = event.message ?? '';
+  });
+  const run = agent.startRun(flags.task);
+  const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
+  prompt?.on('SIGINT', () => agent.stop(run.runId));
+  try {
+    const reason = await run.done;
+    if (!flags.json)
+      io.stderr.write(`session ${run.sessionId} (continue it with --session ${run.sessionId})\n`);
+    return report(reason, finishMessage, io);
+  } finally {
+    removeInterrupt?.();
+    prompt?.close();
+    await agent.close();
+  }
+}
+
+function report(reason: RunFinishReason, message: string, io: CliIo): number {
+  switch (reason) {
+    case 'done':
+      return EXIT.ok;
+    case 'error':
+      io.stderr.write(`tandem run: ${message || 'the run failed'}\n`);
+      return EXIT.runFailed;
+    case 'max-steps':
+      io.stderr.write(`tandem run: ${message}\n`);
+      return EXIT.maxSteps;
+    case 'stopped':
+      io.stderr.write('tandem run: stopped\n');
+      return EXIT.stopped;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** readline wants a stream; the CLI's io only promises `write`. */
+function writableOf(sink: CliIo['stderr']): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      sink.write(chunk.toString());
+      done();
+    },
+  });
+}

@@ -1,0 +1,172 @@
+// The front door for the window and the CLI: one agent per session, runs started by task, events
+// through listeners, stop by run id, and a session reopened from its transcript to continue.
+import { randomUUID } from 'node:crypto';
+import { realpathSync, statSync } from 'node:fs';
+import { platform, release } from 'node:os';
+import type { RunEvent, RunFinishReason } from '../../shared/events';
+import type { PermissionGate } from '../permissions/gate';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolServices } from '../tools/tool';
+import type { ChatMessage } from './chat-message';
+import { buildSystemPrompt, DEFAULT_CONTEXT_BUDGET_TOKENS, loadAgentsMd } from './context';
+import type { ChatProvider } from './provider';
+import { DEFAULT_MAX_STEPS, runLoop } from './runner';
+import { Session } from './session';
+
+export interface AgentOptions {
+  readonly provider: ChatProvider;
+  readonly registry: ToolRegistry;
+  readonly gate: PermissionGate;
+  /** The project folder; resolved to its real path. */
+  readonly folder: string;
+  /** Where transcripts live (see store/data-dir.ts). */
+  readonly dataDir: string;
+  readonly services?: ToolServices;
+  readonly maxSteps?: number;
+  readonly contextBudgetTokens?: number;
+  /** Reopen this session from its transcript instead of starting a new one. */
+  readonly sessionId?: string;
+  /** Replaces the built system prompt (tests, embedders). */
+  readonly systemPrompt?: string;
+}
+
+export interface RunHandle {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** Settles when the run ends; never rejects. */
+  readonly done: Promise<RunFinishReason>;
+}
+
+export interface Agent {
+  readonly sessionId: string;
+  readonly folder: string;
+  /** Transcript file of the session. */
+  readonly transcriptFile: string;
+  /** Starts a run; throws if one is already running in this session. */
+  startRun(task: string): RunHandle;
+  /** Stops a run: aborts the model request, running tools and pending approvals. */
+  stop(runId: string): void;
+  onEvent(listener: (event: RunEvent) => void): () => void;
+  messages(): readonly ChatMessage[];
+  /** Events of earlier runs loaded from the transcript when the session was reopened. */
+  pastEvents(): readonly RunEvent[];
+  readonly activeRunId: string | undefined;
+  /** Stops any run and closes the transcript. */
+  close(): Promise<void>;
+}
+
+export function createAgent(options: AgentOptions): Agent {
+  const folder = realFolder(options.folder);
+  const session = options.sessionId
+    ? Session.open(options.dataDir, folder, options.sessionId)
+    : Session.create(options.dataDir, folder, {
+        model: options.provider.model,
+        baseUrl: options.provider.baseUrl,
+      });
+  const listeners = new Set<(event: RunEvent) => void>();
+  let active:
+    { runId: string; controller: AbortController; done: Promise<RunFinishReason> } | undefined;
+
+  const emit = (event: RunEvent): void => {
+    session.record(event);
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A faulty listener must not break the run or the other listeners.
+      }
+    }
+  };
+
+  async function run(runId: string, task: string, signal: AbortSignal): Promise<RunFinishReason> {
+    emit({ type: 'run-started', runId, sessionId: session.id, task, at: Date.now() });
+    try {
+      session.append({ role: 'user', content: task });
+      const systemPrompt =
+        options.systemPrompt ??
+        buildSystemPrompt({
+          folder,
+          platform: `${platform()} ${release()}`,
+          toolNames: options.registry.list().map((tool) => tool.name),
+          agentsMd: await loadAgentsMd(folder),
+        });
+      const outcome = await runLoop(
+        {
+          provider: options.provider,
+          registry: options.registry,
+          gate: options.gate,
+          folder,
+          sessionId: session.id,
+          services: options.services ?? {},
+          systemPrompt,
+          maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+          contextBudgetTokens: options.contextBudgetTokens ?? DEFAULT_CONTEXT_BUDGET_TOKENS,
+          history: () => session.messages,
+          append: (message) => session.append(message),
+          emit,
+        },
+        runId,
+        signal,
+      );
+      emit({
+        type: 'run-finished',
+        runId,
+        reason: outcome.reason,
+        ...(outcome.message ? { message: outcome.message } : {}),
+      });
+      return outcome.reason;
+    } catch (error) {
+      // A bug in the loop still ends the run visibly instead of leaving it hanging.
+      const message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+      emit({ type: 'error', runId, message, retrying: false });
+      emit({ type: 'run-finished', runId, reason: 'error', message });
+      return 'error';
+    }
+  }
+
+  return {
+    sessionId: session.id,
+    folder,
+    transcriptFile: session.file,
+    get activeRunId() {
+      return active?.runId;
+    },
+    startRun(task) {
+      if (active) throw new Error(`a run is already in progress in session ${session.id}`);
+      const runId = randomUUID();
+      const controller = new AbortController();
+      const done = run(runId, task, controller.signal).finally(() => {
+        if (active?.runId === runId) active = undefined;
+      });
+      active = { runId, controller, done };
+      return { runId, sessionId: session.id, done };
+    },
+    stop(runId) {
+      if (active?.runId === runId) active.controller.abort(new Error('stopped by the person'));
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    messages: () => session.messages,
+    pastEvents: () => session.pastEvents,
+    async close() {
+      if (active) {
+        active.controller.abort(new Error('closed'));
+        await active.done;
+      }
+      session.close();
+    },
+  };
+}
+
+function realFolder(folder: string): string {
+  let real: string;
+  try {
+    real = realpathSync(folder);
+  } catch {
+    throw new Error(`folder does not exist: ${folder}`);
+  }
+  if (!statSync(real).isDirectory()) throw new Error(`not a folder: ${folder}`);
+  return real;
+}

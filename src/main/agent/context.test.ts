@@ -1,0 +1,67 @@
+import { writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../test-support/agent-harness';
+import type { ChatMessage } from './chat-message';
+import { buildSystemPrompt, estimateTokens, fitHistory, loadAgentsMd } from './context';
+
+describe('system prompt', () => {
+  it("names the folder, the OS, the tools and includes the project's AGENTS.md", async () => {
+    const folder = await makeTempDir('ctx');
+    try {
+      expect(await loadAgentsMd(folder)).toBeUndefined();
+      await writeFile(join(folder, 'AGENTS.md'), 'Run `make check` before you finish.');
+      const prompt = buildSystemPrompt({
+        folder,
+        platform: 'linux 6.1',
+        toolNames: ['read_file', 'shell'],
+        agentsMd: await loadAgentsMd(folder),
+      });
+      expect(prompt).toContain(`Project folder: ${folder}`);
+      expect(prompt).toContain('Operating system: linux 6.1');
+      expect(prompt).toContain('Tools: read_file, shell.');
+      expect(prompt).toContain('Run `make check` before you finish.');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('history within a budget', () => {
+  const big = 'x'.repeat(4000);
+  const history: ChatMessage[] = [
+    { role: 'user', content: 'first task' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'a', type: 'function', function: { name: 'read', arguments: '{}' } }],
+    },
+    { role: 'tool', tool_call_id: 'a', content: big },
+    { role: 'assistant', content: 'done one' },
+    { role: 'user', content: 'second task' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'b', type: 'function', function: { name: 'read', arguments: '{}' } }],
+    },
+    { role: 'tool', tool_call_id: 'b', content: big },
+  ];
+
+  it('leaves a history that fits alone', () => {
+    expect(fitHistory(history, 10_000)).toEqual(history);
+  });
+
+  it('shrinks old tool outputs first and keeps the latest turn whole', () => {
+    const fitted = fitHistory(history, 1_500);
+    expect(fitted).toHaveLength(history.length);
+    expect(fitted[2]?.content).toMatch(/older tool output shortened/);
+    expect(fitted[6]?.content).toBe(big);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(1_500);
+  });
+
+  it('then drops whole old exchanges, never separating a call from its answer', () => {
+    const fitted = fitHistory(history, 1_100);
+    expect(fitted.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(fitted[0]?.content).toBe('second task');
+  });
+});

@@ -1,0 +1,233 @@
+// The model behind any OpenAI-compatible endpoint, through the `openai` SDK: one streamed turn
+// at a time, tool calls assembled from deltas, faults retried and then reported plainly.
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { Usage } from '../../shared/tool-types';
+import type { ToolDefinition } from '../tools/registry';
+import type { ChatMessage, ChatToolCall } from './chat-message';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  sleep,
+  type RetryOptions,
+} from './retry-policy';
+import { ToolCallAssembler } from './tool-call-assembly';
+
+export interface TurnRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolDefinition[];
+  readonly signal: AbortSignal;
+  readonly onTextDelta?: (text: string) => void;
+  /** Called before each retry with a one-line reason and the wait. */
+  readonly onRetry?: (info: { attempt: number; delayMs: number; message: string }) => void;
+}
+
+export interface AssistantTurn {
+  readonly text: string;
+  readonly toolCalls: ChatToolCall[];
+  readonly usage?: Usage;
+  readonly finishReason: string;
+}
+
+export interface ChatProvider {
+  readonly model: string;
+  readonly baseUrl: string;
+  /** Resolves with the complete turn; rejects with ProviderError (or AbortedError on stop). */
+  streamTurn(request: TurnRequest): Promise<AssistantTurn>;
+}
+
+/** A provider fault after retries, with a message for the person. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly kind: 'http' | 'network' | 'incomplete' | 'protocol',
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export class AbortedError extends Error {
+  override readonly name = 'AbortedError';
+  constructor() {
+    super('stopped');
+  }
+}
+
+export interface OpenAIProviderOptions {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey: string;
+  readonly retry?: Partial<RetryOptions>;
+  /** Per-request time limit for the HTTP request (ms). */
+  readonly requestTimeoutMs?: number;
+}
+
+export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvider {
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  // Retries are ours, so the person sees each one as an event and Stop cuts a backoff short.
+  const client = new OpenAI({
+    baseURL: options.baseUrl,
+    apiKey: options.apiKey,
+    maxRetries: 0,
+    timeout: options.requestTimeoutMs ?? 600_000,
+  });
+
+  async function attempt(
+    request: TurnRequest,
+    turnKey: string,
+    emitted: { text: boolean },
+  ): Promise<AssistantTurn> {
+    const stream = await client.chat.completions.create(
+      {
+        model: options.model,
+        messages: request.messages as ChatMessage[],
+        ...(request.tools.length ? { tools: request.tools as ToolDefinition[] } : {}),
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: request.signal },
+    );
+    let text = '';
+    let finishReason: string | undefined;
+    let usage: Usage | undefined;
+    const calls = new ToolCallAssembler();
+    for await (const chunk of stream) {
+      if (chunk.usage) {
+        usage = {
+          promptTokens: chunk.usage.prompt_tokens,
+          completionTokens: chunk.usage.completion_tokens,
+          totalTokens: chunk.usage.total_tokens,
+        };
+      }
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const delta = choice.delta;
+      if (delta?.content) {
+        text += delta.content;
+        emitted.text = true;
+        request.onTextDelta?.(delta.content);
+      }
+      for (const call of delta?.tool_calls ?? []) calls.add(call);
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    // The SDK ends iteration quietly when aborted; a stream without a finish reason was cut.
+    if (request.signal.aborted) throw new AbortedError();
+    if (!finishReason) {
+      throw new ProviderError(
+        `the model's answer stopped half-way (the stream ended without a finish reason after ${text.length} characters${calls.size ? ` and ${calls.size} partial tool call(s)` : ''})`,
+        'incomplete',
+      );
+    }
+    return { text, toolCalls: calls.finish(turnKey), finishReason, ...(usage ? { usage } : {}) };
+  }
+
+  return {
+    model: options.model,
+    baseUrl: options.baseUrl,
+    async streamTurn(request) {
+      const turnKey = Math.random().toString(36).slice(2, 10);
+      for (let n = 1; ; n++) {
+        const emitted = { text: false };
+        // The SDK never removes the listener it adds to the signal it is given; a child signal
+        // per attempt keeps a long run's signal from collecting one listener (and stream) per step.
+        const child = new AbortController();
+        const forward = (): void => child.abort(request.signal.reason);
+        request.signal.addEventListener('abort', forward, { once: true });
+        try {
+          return await attempt({ ...request, signal: child.signal }, turnKey, emitted);
+        } catch (error) {
+          if (request.signal.aborted || error instanceof APIUserAbortError)
+            throw new AbortedError();
+          const fault = describeFault(error, options);
+          // Text already shown cannot be taken back, so a stream cut after text is not retried.
+          const retryable = fault.retryable && !emitted.text && n < retry.maxAttempts;
+          if (!retryable) {
+            const tries = n > 1 ? ` (after ${n} attempts)` : '';
+            throw new ProviderError(`${fault.message}${tries}`, fault.kind, fault.status);
+          }
+          const delayMs = backoffDelay(n, retry, error instanceof APIError ? error.headers : null);
+          request.onRetry?.({ attempt: n, delayMs, message: fault.message });
+          await sleep(delayMs, request.signal);
+          if (request.signal.aborted) throw new AbortedError();
+        } finally {
+          request.signal.removeEventListener('abort', forward);
+        }
+      }
+    },
+  };
+}
+
+interface Fault {
+  readonly message: string;
+  readonly kind: ProviderError['kind'];
+  readonly retryable: boolean;
+  readonly status?: number;
+}
+
+function describeFault(error: unknown, options: OpenAIProviderOptions): Fault {
+  if (error instanceof ProviderError)
+    return { message: error.message, kind: error.kind, retryable: true };
+  if (error instanceof APIConnectionError) {
+    const cause = rootCause(error);
+    return {
+      message: `cannot reach the provider at ${options.baseUrl}: ${cause}`,
+      kind: 'network',
+      retryable: true,
+    };
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const detail = errorDetail(error);
+    const hint =
+      error.status === 401 || error.status === 403
+        ? ' (check the API key)'
+        : error.status === 404
+          ? ` (check the base URL and the model name "${options.model}")`
+          : '';
+    return {
+      message: `the provider answered HTTP ${error.status}${detail ? `: ${detail}` : ''}${hint}`,
+      kind: 'http',
+      retryable: isRetryableStatus(error.status),
+      status: error.status,
+    };
+  }
+  if (error instanceof APIError) {
+    return {
+      message: `the provider sent an error in the stream: ${error.message}`,
+      kind: 'protocol',
+      retryable: false,
+    };
+  }
+  if (error instanceof SyntaxError) {
+    return {
+      message: `the provider sent something that is not JSON: ${error.message}`,
+      kind: 'protocol',
+      retryable: false,
+    };
+  }
+  // undici reports a socket closed mid-body as TypeError("terminated").
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    message: `the connection to the provider broke mid-answer: ${rootCause(error) || message}`,
+    kind: 'network',
+    retryable: true,
+  };
+}
+
+function errorDetail(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === 'string') return body.message;
+  return '';
+}
+
+function rootCause(error: unknown): string {
+  let current: unknown = error;
+  let message = '';
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    message = typeof code === 'string' ? `${code} ${current.message}`.trim() : current.message;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return message;
+}

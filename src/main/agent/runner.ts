@@ -1,0 +1,113 @@
+// The ReAct loop of one run: ask the model (streaming) → answer its tool calls → ask again, until
+// it answers without tools, the step limit is reached, the person stops it, or the provider fails.
+import type { RunEvent, RunFinishReason } from '../../shared/events';
+import type { PermissionGate } from '../permissions/gate';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolServices } from '../tools/tool';
+import type { ChatMessage } from './chat-message';
+import { fitHistory } from './context';
+import { AbortedError, type AssistantTurn, type ChatProvider } from './provider';
+import { answerToolCalls, type RunTaint } from './tool-calls';
+
+export const DEFAULT_MAX_STEPS = 50;
+
+export interface RunLoopDeps {
+  readonly provider: ChatProvider;
+  readonly registry: ToolRegistry;
+  readonly gate: PermissionGate;
+  readonly folder: string;
+  readonly sessionId: string;
+  readonly services: ToolServices;
+  readonly systemPrompt: string;
+  readonly maxSteps: number;
+  readonly contextBudgetTokens: number;
+  /** The conversation so far; the loop appends through `append`. */
+  readonly history: () => readonly ChatMessage[];
+  readonly append: (message: ChatMessage) => void;
+  readonly emit: (event: RunEvent) => void;
+}
+
+export interface RunOutcome {
+  readonly reason: RunFinishReason;
+  readonly message?: string;
+}
+
+export async function runLoop(
+  deps: RunLoopDeps,
+  runId: string,
+  signal: AbortSignal,
+): Promise<RunOutcome> {
+  const taint: RunTaint = {};
+  const toolDeps = { ...deps, runId };
+  for (let step = 1; step <= deps.maxSteps; step++) {
+    const turn = await askModel(deps, runId, signal);
+    if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
+    if (turn.kind === 'failed') return { reason: 'error', message: turn.message };
+
+    const { text, toolCalls, usage } = turn.turn;
+    if (usage) deps.emit({ type: 'usage', runId, usage });
+    deps.append({
+      role: 'assistant',
+      content: text || null,
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    });
+    if (text) deps.emit({ type: 'assistant-message', runId, text });
+    if (toolCalls.length === 0) return { reason: 'done' };
+
+    const answers = await answerToolCalls(toolCalls, toolDeps, taint, signal);
+    answers.forEach(deps.append);
+    if (signal.aborted) return { reason: 'stopped', message: 'Stopped by the person.' };
+  }
+  return {
+    reason: 'max-steps',
+    message:
+      `Stopped after ${deps.maxSteps} steps (the step limit) before the model finished. ` +
+      'Send a follow-up to let it continue, or raise the limit.',
+  };
+}
+
+type TurnResult =
+  | { readonly kind: 'ok'; readonly turn: AssistantTurn }
+  | { readonly kind: 'stopped'; readonly partialText: string }
+  | { readonly kind: 'failed'; readonly message: string };
+
+async function askModel(
+  deps: RunLoopDeps,
+  runId: string,
+  signal: AbortSignal,
+): Promise<TurnResult> {
+  let partialText = '';
+  try {
+    const turn = await deps.provider.streamTurn({
+      messages: [
+        { role: 'system', content: deps.systemPrompt },
+        ...fitHistory(deps.history(), deps.contextBudgetTokens),
+      ],
+      tools: deps.registry.definitions(),
+      signal,
+      onTextDelta: (text) => {
+        partialText += text;
+        deps.emit({ type: 'assistant-delta', runId, text });
+      },
+      onRetry: ({ attempt, delayMs, message }) =>
+        deps.emit({
+          type: 'error',
+          runId,
+          message: `${message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1})`,
+          retrying: true,
+        }),
+    });
+    return { kind: 'ok', turn };
+  } catch (error) {
+    if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
+    const message = error instanceof Error ? error.message : String(error);
+    deps.emit({ type: 'error', runId, message, retrying: false });
+    return { kind: 'failed', message };
+  }
+}
+
+function stopped(deps: RunLoopDeps, partialText: string): RunOutcome {
+  // Keep what the person already saw; half-streamed tool calls are dropped, never half-answered.
+  if (partialText) deps.append({ role: 'assistant', content: partialText });
+  return { reason: 'stopped', message: 'Stopped by the person.' };
+}

@@ -1,0 +1,104 @@
+// A session: the conversation (messages) and its transcript. New sessions start a file; a
+// reopened session loads its messages from the file and continues appending to it.
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import type { RunEvent } from '../../shared/events';
+import { readTranscript, sessionsDir, transcriptPath, TranscriptWriter } from '../store/transcript';
+import { isChatMessage, type ChatMessage } from './chat-message';
+
+export class Session {
+  private constructor(
+    readonly id: string,
+    readonly file: string,
+    private readonly history: ChatMessage[],
+    private readonly transcript: TranscriptWriter,
+    /** Events loaded from the file when the session was reopened. */
+    readonly pastEvents: readonly RunEvent[],
+  ) {}
+
+  static create(dataDir: string, folder: string, meta: Record<string, unknown> = {}): Session {
+    const id = newSessionId();
+    const file = transcriptPath(dataDir, folder, id);
+    const writer = new TranscriptWriter(file);
+    writer.appendMeta({ type: 'session-created', sessionId: id, folder, ...meta });
+    return new Session(id, file, [], writer, []);
+  }
+
+  static open(dataDir: string, folder: string, id: string): Session {
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new Error(`"${id}" is not a session id`);
+    const file = transcriptPath(dataDir, folder, id);
+    if (!existsSync(file)) throw new Error(`no session ${id} for ${folder}`);
+    const loaded = readTranscript(file, isChatMessage);
+    const writer = new TranscriptWriter(file);
+    writer.appendMeta({
+      type: 'session-reopened',
+      sessionId: id,
+      skippedLines: loaded.skippedLines,
+    });
+    return new Session(id, file, repairHistory(loaded.messages), writer, loaded.events);
+  }
+
+  get messages(): readonly ChatMessage[] {
+    return this.history;
+  }
+
+  append(message: ChatMessage): void {
+    this.history.push(message);
+    this.transcript.appendMessage(message);
+  }
+
+  record(event: RunEvent): void {
+    // Deltas are the streamed form of `assistant-message`, which is recorded whole.
+    if (event.type === 'assistant-delta') return;
+    this.transcript.appendEvent(event);
+  }
+
+  close(): void {
+    this.transcript.close();
+  }
+}
+
+/** Session ids, newest first (ids start with a timestamp). */
+export function listSessionIds(dataDir: string, folder: string): string[] {
+  const dir = sessionsDir(dataDir, folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .map((name) => name.slice(0, -'.jsonl'.length))
+    .sort()
+    .reverse();
+}
+
+function newSessionId(): string {
+  const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return `${stamp}-${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * A crash can leave an assistant message whose tool calls were never answered; the API rejects
+ * such a history, so the missing answers are filled in.
+ */
+export function repairHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as ChatMessage;
+    out.push(message);
+    if (message.role !== 'assistant' || !message.tool_calls?.length) continue;
+    const answered = new Set<string>();
+    while (messages[i + 1]?.role === 'tool') {
+      const answer = messages[++i] as Extract<ChatMessage, { role: 'tool' }>;
+      answered.add(answer.tool_call_id);
+      out.push(answer);
+    }
+    for (const call of message.tool_calls) {
+      if (!answered.has(call.id)) {
+        out.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: 'not run: the session was interrupted',
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,145 @@
+// Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
+// call, in the order of the calls. Reads run side by side; everything else one at a time.
+import type { RunEvent } from '../../shared/events';
+import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
+import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
+import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
+import type { ChatMessage, ChatToolCall } from './chat-message';
+
+export interface ToolCallDeps {
+  readonly registry: ToolRegistry;
+  readonly gate: PermissionGate;
+  readonly folder: string;
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly services: ToolServices;
+  readonly emit: (event: RunEvent) => void;
+}
+
+/** Per-run state that outlives one turn. */
+export interface RunTaint {
+  /** Set once network or MCP content entered the run; later gate requests carry it. */
+  taintedBy?: string;
+}
+
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+export async function answerToolCalls(
+  calls: readonly ChatToolCall[],
+  deps: ToolCallDeps,
+  taint: RunTaint,
+  signal: AbortSignal,
+): Promise<ToolMessage[]> {
+  const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
+  let index = 0;
+  while (index < calls.length) {
+    // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
+    const batch = [index];
+    if (isRead(deps, calls[index])) {
+      while (index + batch.length < calls.length && isRead(deps, calls[index + batch.length])) {
+        batch.push(index + batch.length);
+      }
+    }
+    const results = await Promise.all(
+      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal)),
+    );
+    batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
+    index += batch.length;
+  }
+  return answers;
+}
+
+function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
+  return call !== undefined && deps.registry.get(call.function.name)?.effect === 'read';
+}
+
+async function answerOne(
+  call: ChatToolCall,
+  deps: ToolCallDeps,
+  taint: RunTaint,
+  signal: AbortSignal,
+): Promise<ToolMessage> {
+  const started = Date.now();
+  const prepared = deps.registry.prepare(call.function.name, call.function.arguments);
+  deps.emit({
+    type: 'tool-call-started',
+    runId: deps.runId,
+    callId: call.id,
+    name: call.function.name,
+    args: prepared.args,
+    effect: prepared.tool?.effect ?? 'unknown',
+    at: started,
+  });
+  const answer = (ok: boolean, output: string, provenance?: string): ToolMessage => {
+    deps.emit({
+      type: 'tool-result',
+      runId: deps.runId,
+      callId: call.id,
+      ok,
+      output,
+      durationMs: Date.now() - started,
+      ...(provenance !== undefined ? { provenance } : {}),
+    });
+    return { role: 'tool', tool_call_id: call.id, content: output };
+  };
+  if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
+  if (!prepared.ok) return answer(false, prepared.message);
+
+  const { tool, args } = prepared;
+  const ctx: ToolContext = {
+    folder: deps.folder,
+    sessionId: deps.sessionId,
+    callId: call.id,
+    signal,
+    onOutput: (chunk) =>
+      deps.emit({ type: 'tool-output', runId: deps.runId, callId: call.id, chunk }),
+    services: deps.services,
+  };
+  const verdict = await askGate(
+    {
+      runId: deps.runId,
+      callId: call.id,
+      tool,
+      args,
+      ctx,
+      ...(taint.taintedBy !== undefined ? { taintedBy: taint.taintedBy } : {}),
+    },
+    deps,
+    signal,
+  );
+  if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
+  if (verdict.kind === 'refuse') return answer(false, verdict.message);
+
+  const result = await deps.registry.execute(tool, args, ctx);
+  if (tool.effect === 'network' || tool.name.startsWith('mcp__')) {
+    taint.taintedBy ??= describeTaint(tool.name, () => tool.target?.(args as never, ctx));
+  }
+  return answer(result.ok, result.output, verdict.provenance);
+}
+
+function describeTaint(name: string, target: () => ToolTarget | undefined): string {
+  try {
+    const what = target();
+    if (what?.kind === 'url') return `after reading ${what.url}`;
+  } catch {
+    // A target that cannot be computed still taints; it just names the tool instead.
+  }
+  return `after running ${name}`;
+}
+
+/** A gate that throws refuses: the call is answered and the run goes on. */
+async function askGate(
+  request: GateRequest,
+  deps: ToolCallDeps,
+  signal: AbortSignal,
+): Promise<GateVerdict> {
+  try {
+    return await deps.gate(request, deps.emit, signal);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'refuse',
+      message: `Error: the permission check failed (${reason}); the call did not run.`,
+    };
+  }
+}

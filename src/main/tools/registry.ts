@@ -1,0 +1,246 @@
+// The registry dispatches by name so the loop never changes when tools are added (built-ins now,
+// MCP tools later). Every failure becomes a result the model can act on, never an exception.
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { coerceArgs } from './arg-coercion';
+import type { JsonSchema } from './json-schema';
+import { isPlainObject } from './json-schema';
+import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
+import { describeSchemaErrors } from './schema-errors';
+import { ToolError, type AnyTool, type ToolContext } from './tool';
+import { runWithTimeout } from './tool-timeout';
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+export const CANCELLED_MESSAGE = 'cancelled by the user';
+
+/** The OpenAI `tools` entry for one tool. */
+export interface ToolDefinition {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Record<string, unknown>;
+  };
+}
+
+export type PreparedCall =
+  | { readonly ok: true; readonly tool: AnyTool; readonly args: unknown }
+  /** `args` is what we could make of the arguments (parsed JSON, or the raw string). */
+  | {
+      readonly ok: false;
+      readonly tool?: AnyTool;
+      readonly args: unknown;
+      readonly message: string;
+    };
+
+export interface ToolRunResult {
+  readonly ok: boolean;
+  /** Bounded text the model receives. */
+  readonly output: string;
+  readonly outcome: 'ok' | 'error' | 'threw' | 'timeout' | 'cancelled';
+}
+
+export interface ToolRegistryOptions {
+  readonly defaultTimeoutMs?: number;
+  readonly maxOutputChars?: number;
+}
+
+export interface ToolRegistry {
+  list(): readonly AnyTool[];
+  get(name: string): AnyTool | undefined;
+  /** Adds or replaces a tool (MCP servers come and go). */
+  add(tool: AnyTool): void;
+  remove(name: string): boolean;
+  definitions(): ToolDefinition[];
+  /** Looks up, parses, coerces and validates; never throws. */
+  prepare(name: string, rawArguments: string): PreparedCall;
+  /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
+  execute(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolRunResult>;
+}
+
+// ajv-formats ships CommonJS; depending on the loader the plugin is the module or its default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+export function createToolRegistry(
+  tools: readonly AnyTool[] = [],
+  options: ToolRegistryOptions = {},
+): ToolRegistry {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const byName = new Map<string, AnyTool>();
+  const validators = new Map<string, ValidateFunction>();
+
+  const add = (tool: AnyTool): void => {
+    byName.set(tool.name, tool);
+    validators.delete(tool.name);
+  };
+  tools.forEach(add);
+
+  const validatorFor = (tool: AnyTool): ValidateFunction => {
+    let validate = validators.get(tool.name);
+    if (!validate) {
+      validate = ajv.compile(plainSchema(tool.parameters));
+      validators.set(tool.name, validate);
+    }
+    return validate;
+  };
+
+  const toolList = (): string => [...byName.keys()].sort().join(', ') || '(none)';
+
+  return {
+    list: () => [...byName.values()],
+    get: (name) => byName.get(name),
+    add,
+    remove: (name) => {
+      validators.delete(name);
+      return byName.delete(name);
+    },
+    definitions: () =>
+      [...byName.values()].map((tool) => ({
+        type: 'function' as const,
+        function: {
+          name: tool.name,
+          description: tool.description,
+          parameters: plainSchema(tool.parameters),
+        },
+      })),
+
+    prepare(name, rawArguments) {
+      const parsed = parseArguments(rawArguments);
+      const shownArgs = parsed.ok ? parsed.value : rawArguments;
+      const tool = byName.get(name);
+      if (!tool) {
+        return {
+          ok: false,
+          args: shownArgs,
+          message: `Error: there is no tool named "${name}". Available tools: ${toolList()}.`,
+        };
+      }
+      if (!parsed.ok) {
+        return {
+          ok: false,
+          tool,
+          args: shownArgs,
+          message:
+            `Error: the arguments for ${name} are not valid JSON (${parsed.reason}). ` +
+            `Send one JSON object, e.g. {"field": "value"}. Received: ${preview(rawArguments)}`,
+        };
+      }
+      if (!isPlainObject(parsed.value)) {
+        return {
+          ok: false,
+          tool,
+          args: shownArgs,
+          message: `Error: the arguments for ${name} must be a JSON object, got ${kindOf(parsed.value)}.`,
+        };
+      }
+      let validate: ValidateFunction;
+      try {
+        validate = validatorFor(tool);
+      } catch (error) {
+        return {
+          ok: false,
+          tool,
+          args: shownArgs,
+          message: `Error: the tool ${name} has an unusable parameter schema (${messageOf(error)}).`,
+        };
+      }
+      const args = coerceArgs(tool.parameters as JsonSchema, parsed.value);
+      if (!validate(args)) {
+        const problems = describeSchemaErrors(validate.errors ?? [], args);
+        return {
+          ok: false,
+          tool,
+          args,
+          message:
+            `Error: invalid arguments for ${name}:\n` +
+            problems.map((line) => `- ${line}`).join('\n') +
+            `\nFix these and call ${name} again.`,
+        };
+      }
+      return { ok: true, tool, args };
+    },
+
+    async execute(tool, args, ctx) {
+      const timeoutMs = tool.timeoutMs ?? defaultTimeoutMs;
+      const outcome = await runWithTimeout(
+        (signal) => tool.execute(args as never, { ...ctx, signal }),
+        timeoutMs,
+        ctx.signal,
+      );
+      switch (outcome.kind) {
+        case 'done': {
+          const value = outcome.value;
+          const text = typeof value === 'string' ? value : value.output;
+          const isError = typeof value !== 'string' && value.isError === true;
+          return {
+            ok: !isError,
+            output: boundOutput(text, maxOutputChars),
+            outcome: isError ? 'error' : 'ok',
+          };
+        }
+        case 'threw':
+          return {
+            ok: false,
+            outcome: 'threw',
+            output: boundOutput(
+              outcome.error instanceof ToolError
+                ? `Error: ${outcome.error.message}`
+                : `Error: ${tool.name} failed: ${messageOf(outcome.error)}`,
+              maxOutputChars,
+            ),
+          };
+        case 'timeout':
+          return {
+            ok: false,
+            outcome: 'timeout',
+            output:
+              `Error: ${tool.name} timed out after ${formatSeconds(timeoutMs)} and was stopped. ` +
+              `Try a smaller piece of work.`,
+          };
+        case 'cancelled':
+          return { ok: false, outcome: 'cancelled', output: CANCELLED_MESSAGE };
+      }
+    },
+  };
+}
+
+/** TypeBox schemas carry symbol keys; a JSON round trip leaves plain JSON Schema. */
+function plainSchema(schema: unknown): Record<string, unknown> {
+  const plain: unknown = JSON.parse(JSON.stringify(schema ?? {}));
+  return isPlainObject(plain) ? plain : {};
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+
+function parseArguments(raw: string): Parsed {
+  // Some models send "" for a call without arguments; that means {}.
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch (error) {
+    return { ok: false, reason: messageOf(error) };
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function preview(raw: string): string {
+  return raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}

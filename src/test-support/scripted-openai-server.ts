@@ -1,0 +1,307 @@
+// An OpenAI-compatible HTTP server that plays a script, so tests drive the real `openai` SDK over
+// real HTTP: SSE with tool-call deltas split at awkward places, plain JSON answers, and faults.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedToolCall {
+  readonly name: string;
+  /** An object is sent as JSON; a string is sent verbatim (so it may be invalid JSON). */
+  readonly arguments: string | Record<string, unknown>;
+  readonly id?: string;
+}
+
+export interface ScriptedTurn {
+  readonly text?: string;
+  readonly toolCalls?: readonly ScriptedToolCall[];
+  /** Answer with this HTTP status and an error body instead of a completion. */
+  readonly status?: number;
+  /** Sent as the Retry-After header (with `status`). */
+  readonly retryAfter?: string;
+  /** Wait this long before answering. */
+  readonly delayMs?: number;
+  /** Stream: destroy the socket after this many SSE events (a cut stream). */
+  readonly cutAfterEvents?: number;
+  /** Stream: end the response cleanly after this many events, without finish_reason or [DONE]. */
+  readonly endAfterEvents?: number;
+  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  /** Parsed JSON body (undefined for GET). */
+  readonly body: unknown;
+}
+
+export interface ScriptedServerOptions {
+  /** Fixed list played in order, or a function of the request index (for endless scripts). */
+  readonly turns: readonly ScriptedTurn[] | ((index: number, body: unknown) => ScriptedTurn);
+  /** SSE bytes per socket write; small values split lines, JSON and UTF-8 characters. */
+  readonly chunkBytes?: number;
+  /** Characters per argument/text delta. */
+  readonly deltaChars?: number;
+  readonly model?: string;
+  /** Keep request bodies (default true); a long benchmark turns it off to measure the client. */
+  readonly recordRequests?: boolean;
+}
+
+export interface ScriptedServer {
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  readonly baseUrl: string;
+  readonly requests: RecordedRequest[];
+  /** Chat completion request bodies only. */
+  chatBodies(): ChatRequestBody[];
+  close(): Promise<void>;
+}
+
+export interface ChatRequestBody {
+  readonly model: string;
+  readonly stream?: boolean;
+  readonly messages: readonly Record<string, unknown>[];
+  readonly tools?: readonly Record<string, unknown>[];
+}
+
+export async function startScriptedOpenAIServer(
+  options: ScriptedServerOptions,
+): Promise<ScriptedServer> {
+  const requests: RecordedRequest[] = [];
+  let chatIndex = 0;
+  const model = options.model ?? 'scripted-model';
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const body: unknown = raw ? JSON.parse(raw) : undefined;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (options.recordRequests !== false) {
+      requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    }
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: model, object: 'model', owned_by: 'test' }],
+      });
+      return;
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+      return;
+    }
+    const index = chatIndex++;
+    const turn =
+      typeof options.turns === 'function' ? options.turns(index, body) : options.turns[index];
+    if (!turn) {
+      sendJson(res, 400, {
+        error: { message: `scripted server: no turn left for request ${index}` },
+      });
+      return;
+    }
+    if (turn.delayMs) await sleepUnlessClosed(turn.delayMs, req);
+    if (turn.status) {
+      const headers: Record<string, string> = {};
+      if (turn.retryAfter !== undefined) headers['retry-after'] = turn.retryAfter;
+      sendJson(
+        res,
+        turn.status,
+        { error: { message: `scripted ${turn.status}`, type: 'scripted' } },
+        headers,
+      );
+      return;
+    }
+    const stream = (body as { stream?: boolean } | undefined)?.stream === true;
+    const id = `chatcmpl-${index}`;
+    if (!stream) {
+      sendJson(res, 200, completion(id, model, turn));
+      return;
+    }
+    await streamTurn(res, id, model, turn, options.chunkBytes ?? 7, options.deltaChars ?? 3);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    chatBodies: () =>
+      requests
+        .filter((r) => r.path.endsWith('/chat/completions'))
+        .map((r) => r.body as ChatRequestBody),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function toolCallsOf(turn: ScriptedTurn, index: number) {
+  return (turn.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${index}_${i}`,
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  }));
+}
+
+function usageOf(turn: ScriptedTurn) {
+  const usage = turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}
+
+function completion(id: string, model: string, turn: ScriptedTurn): unknown {
+  const calls = toolCallsOf(turn, 0);
+  return {
+    id,
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [
+      {
+        index: 0,
+        finish_reason: calls.length ? 'tool_calls' : 'stop',
+        message: {
+          role: 'assistant',
+          content: turn.text ?? null,
+          ...(calls.length
+            ? {
+                tool_calls: calls.map((c) => ({
+                  id: c.id,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
+            : {}),
+        },
+      },
+    ],
+    usage: usageOf(turn),
+  };
+}
+
+/** The SSE events of one turn: text in small deltas, then each tool call split into pieces. */
+function streamEvents(
+  id: string,
+  model: string,
+  turn: ScriptedTurn,
+  deltaChars: number,
+): unknown[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created: 0,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const events: unknown[] = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of pieces(turn.text ?? '', deltaChars)) events.push(chunk({ content: piece }));
+  const calls = toolCallsOf(turn, 0);
+  calls.forEach((call, index) => {
+    // The id comes first on its own, the name split in two, then arguments in small fragments.
+    const half = Math.ceil(call.name.length / 2);
+    events.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: call.id,
+            type: 'function',
+            function: { name: call.name.slice(0, half), arguments: '' },
+          },
+        ],
+      }),
+    );
+    events.push(chunk({ tool_calls: [{ index, function: { name: call.name.slice(half) } }] }));
+    for (const piece of pieces(call.arguments, deltaChars)) {
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    }
+  });
+  events.push(chunk({}, calls.length ? 'tool_calls' : 'stop'));
+  events.push({
+    id,
+    object: 'chat.completion.chunk',
+    created: 0,
+    model,
+    choices: [],
+    usage: usageOf(turn),
+  });
+  return events;
+}
+
+async function streamTurn(
+  res: ServerResponse,
+  id: string,
+  model: string,
+  turn: ScriptedTurn,
+  chunkBytes: number,
+  deltaChars: number,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  const events = streamEvents(id, model, turn, deltaChars);
+  const limit = turn.cutAfterEvents ?? turn.endAfterEvents;
+  const played = limit === undefined ? events : events.slice(0, limit);
+  let wire = played.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
+  if (limit === undefined) wire += 'data: [DONE]\n\n';
+  const bytes = Buffer.from(wire, 'utf8');
+  for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
+    if (res.destroyed) return;
+    res.write(bytes.subarray(offset, offset + chunkBytes));
+    // Yield so the pieces leave as separate TCP writes rather than one coalesced buffer.
+    if ((offset / chunkBytes) % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (turn.cutAfterEvents !== undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    res.socket?.destroy();
+    return;
+  }
+  res.end();
+}
+
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  const chars = [...text];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sleepUnlessClosed(ms: number, req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    req.socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
