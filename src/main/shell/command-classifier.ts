@@ -1,0 +1,268 @@
+// Splits a command line into simple commands with a real shell parser (tree-sitter-bash) and
+// decides whether it may run without asking. Approval decides whether it runs; the sandbox limits
+// what it can do; the two are independent.
+import type { CommandPart } from '../../shared/tool-types';
+import { parseBash } from './bash-parser';
+import type { SyntaxNode } from './bash-parser';
+import { judgeArgv, judgeCd, leadsOutsideBySymlink, namesOutside } from './command-spec-check';
+import type { Place } from './command-spec-check';
+import { newFindings, scanExpansions, wordValue } from './command-words';
+
+export interface CommandClassification {
+  /** False when the parser failed; such a command is never safe. */
+  readonly parsed: boolean;
+  /** True only when every part is a known read-only command with safe flags and nothing writes. */
+  readonly safe: boolean;
+  /** One per simple command (split across ; && || | subshells), each with argv, safe, reasons. */
+  readonly parts: readonly CommandPart[];
+  /** Person-readable: "writes to a file: > out.txt", "runs a nested command: $(...)". */
+  readonly reasons: readonly string[];
+}
+
+interface Draft {
+  text: string;
+  argv: string[];
+  reasons: string[];
+}
+
+/** Nodes that only group or sequence commands. */
+const SEQUENCES = new Set([
+  'program',
+  'list',
+  'pipeline',
+  'compound_statement',
+  'subshell',
+  'negated_command',
+  'do_group',
+]);
+const CONSTRUCTS: Readonly<Record<string, string>> = {
+  if_statement: 'if',
+  elif_clause: 'elif',
+  else_clause: 'else',
+  while_statement: 'while',
+  for_statement: 'for',
+  c_style_for_statement: 'for',
+  case_statement: 'case',
+  case_item: 'case',
+  function_definition: 'a function definition',
+};
+const OUTPUT_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+
+class Walker {
+  readonly parts: Draft[] = [];
+  readonly extra: string[] = [];
+
+  private place: Place;
+
+  constructor(folder: string) {
+    this.place = { root: folder, bases: [folder] };
+  }
+
+  /** Subshells (and each element of a pipeline) cannot move the parent shell's folder. */
+  private scoped(work: () => void): void {
+    const saved = this.place;
+    work();
+    this.place = saved;
+  }
+
+  statement(node: SyntaxNode): void {
+    if (SEQUENCES.has(node.type)) {
+      const isolated = node.type === 'subshell' || node.type === 'pipeline';
+      for (const child of node.children) {
+        if (!child) continue;
+        if (child.type === '&') this.last(`runs in the background: ${node.text}`);
+        else if (child.isNamed && isolated) this.scoped(() => this.statement(child));
+        else if (child.isNamed) this.statement(child);
+      }
+      return;
+    }
+    switch (node.type) {
+      case 'comment':
+        return;
+      case 'command':
+        this.command(node);
+        return;
+      case 'redirected_statement':
+        this.redirected(node);
+        return;
+      case 'test_command': {
+        // `[ ... ]` and `[[ ... ]]` only evaluate a condition; what they expand still counts.
+        const findings = newFindings();
+        scanExpansions(node, findings);
+        this.parts.push({
+          text: node.text,
+          argv: [node.text.startsWith('[[') ? '[[' : '['],
+          reasons: findings.reasons,
+        });
+        for (const nested of findings.nested) this.scoped(() => this.statement(nested));
+        return;
+      }
+      case 'variable_assignment':
+      case 'variable_assignments':
+      case 'declaration_command':
+      case 'unset_command':
+        this.synthetic(node, `changes shell variables: ${node.text}`);
+        return;
+    }
+    const construct = CONSTRUCTS[node.type];
+    this.extra.push(
+      construct
+        ? `uses a shell construct: ${construct}`
+        : `uses shell syntax that is not auto-approved: ${node.type}`,
+    );
+    // Still collect the commands inside so the person sees them.
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (
+        CONSTRUCTS[child.type] ||
+        SEQUENCES.has(child.type) ||
+        child.type.endsWith('statement') ||
+        child.type === 'command'
+      ) {
+        this.statement(child);
+      } else this.nestedIn(child);
+    }
+  }
+
+  private last(reason: string): void {
+    const part = this.parts[this.parts.length - 1];
+    if (part) part.reasons.push(reason);
+    else this.extra.push(reason);
+  }
+
+  private synthetic(node: SyntaxNode, reason: string): void {
+    const findings = newFindings();
+    scanExpansions(node, findings);
+    this.parts.push({ text: node.text, argv: [], reasons: [reason, ...findings.reasons] });
+    for (const nested of findings.nested) this.scoped(() => this.statement(nested));
+  }
+
+  /** Classifies commands nested inside a non-statement node (conditions, case words). */
+  private nestedIn(node: SyntaxNode): void {
+    const findings = newFindings();
+    scanExpansions(node, findings);
+    this.extra.push(...findings.reasons);
+    for (const nested of findings.nested) this.scoped(() => this.statement(nested));
+  }
+
+  private command(node: SyntaxNode): void {
+    const findings = newFindings();
+    const draft: Draft = { text: node.text, argv: [], reasons: [] };
+    let leadingGlob = false;
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      if (child.type === 'variable_assignment') {
+        draft.reasons.push(`sets variables for the command: ${child.text}`);
+        scanExpansions(child, findings);
+      } else if (child.type === 'command_name') {
+        const word = child.namedChildren[0];
+        if (word) draft.argv.push(wordValue(word, findings));
+      } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+        draft.reasons.push(...this.redirectReasons(child, findings));
+      } else {
+        const before = findings.leadingGlob;
+        findings.leadingGlob = false;
+        draft.argv.push(wordValue(child, findings));
+        leadingGlob ||= findings.leadingGlob;
+        findings.leadingGlob = before;
+      }
+    }
+    draft.reasons.push(...findings.reasons);
+    this.parts.push(draft);
+    // Substitutions run before the command, each in a subshell of its own.
+    for (const nested of findings.nested) this.scoped(() => this.statement(nested));
+    if (draft.argv[0] === 'cd') {
+      const cd = judgeCd(draft.argv.slice(1), this.place, leadingGlob);
+      draft.reasons.push(...cd.reasons);
+      this.place = cd.place;
+    } else if (draft.argv.length > 0) {
+      draft.reasons.push(...judgeArgv(draft.argv, this.place, leadingGlob));
+    }
+  }
+
+  private redirected(node: SyntaxNode): void {
+    const start = this.parts.length;
+    const body = node.childForFieldName('body');
+    if (body) this.statement(body);
+    const findings = newFindings();
+    const reasons: string[] = [];
+    const piped: SyntaxNode[] = [];
+    for (const redirect of node.childrenForFieldName('redirect')) {
+      if (!redirect) continue;
+      if (redirect.type === 'heredoc_redirect') {
+        for (const child of redirect.namedChildren) {
+          if (!child) continue;
+          if (child.type === 'heredoc_body') scanExpansions(child, findings);
+          else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+            reasons.push(...this.redirectReasons(child, findings));
+          } else if (child.type !== 'heredoc_start' && child.type !== 'heredoc_end')
+            piped.push(child);
+        }
+      } else reasons.push(...this.redirectReasons(redirect, findings));
+    }
+    reasons.push(...findings.reasons);
+    if (this.parts.length === start)
+      this.parts.push({ text: node.text, argv: [], reasons: ['a redirection without a command'] });
+    for (const part of this.parts.slice(start)) part.reasons.push(...reasons);
+    // `cat <<EOF | sh`: the pipeline after the here-doc start is the rest of the statement.
+    for (const child of piped) this.scoped(() => this.statement(child));
+    for (const nested of findings.nested) this.scoped(() => this.statement(nested));
+  }
+
+  private redirectReasons(
+    redirect: SyntaxNode,
+    findings: ReturnType<typeof newFindings>,
+  ): string[] {
+    if (redirect.type === 'herestring_redirect') {
+      for (const child of redirect.namedChildren) if (child) wordValue(child, findings);
+      return [];
+    }
+    const operator = redirect.children.find((child) => child && !child.isNamed)?.type ?? '';
+    const destination = redirect.childForFieldName('destination');
+    if (!destination) return [`uses a redirection that is not auto-approved: ${redirect.text}`];
+    const target = wordValue(destination, findings);
+    const duplicate = operator.endsWith('&') && (destination.type === 'number' || target === '-');
+    if (duplicate || destination.type === 'number') return [];
+    if (OUTPUT_OPERATORS.has(operator)) {
+      return target === '/dev/null' ? [] : [`writes to a file: ${redirect.text}`];
+    }
+    return namesOutside(this.place, target) || leadsOutsideBySymlink(this.place, target)
+      ? [`reads outside the project folder: ${redirect.text}`]
+      : [];
+  }
+}
+
+function toPart(draft: Draft): CommandPart {
+  return {
+    text: draft.text,
+    argv: draft.argv,
+    safe: draft.reasons.length === 0,
+    reasons: draft.reasons,
+  };
+}
+
+export async function classifyCommand(
+  command: string,
+  folder: string,
+): Promise<CommandClassification> {
+  const tree = await parseBash(command);
+  try {
+    const root = tree.rootNode;
+    if (root.hasError) {
+      return {
+        parsed: false,
+        safe: false,
+        parts: [],
+        reasons: ['the command could not be parsed, so it needs approval'],
+      };
+    }
+    const walker = new Walker(folder);
+    walker.statement(root);
+    const parts = walker.parts.map(toPart);
+    const reasons = [...new Set([...walker.extra, ...parts.flatMap((part) => part.reasons)])];
+    if (parts.length === 0 && reasons.length === 0) reasons.push('the command is empty');
+    return { parsed: true, safe: reasons.length === 0, parts, reasons };
+  } finally {
+    tree.delete();
+  }
+}

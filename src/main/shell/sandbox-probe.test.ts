@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { probeSandbox, sandboxForCall } from './sandbox-probe';
+
+function bwrapWorks(): boolean {
+  try {
+    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', 'true']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('probeSandbox', () => {
+  it('reports bubblewrap exactly when it works here, and probes once', async () => {
+    const first = probeSandbox();
+    expect(probeSandbox()).toBe(first);
+    const state = await first;
+    if (process.platform === 'linux') {
+      expect(state.kind).toBe(bwrapWorks() ? 'bwrap' : 'none');
+      expect(state.available).toBe(state.kind === 'bwrap');
+    }
+    expect(state.description.length).toBeGreaterThan(10);
+  });
+
+  it('adds the network setting to the per-call line only when sandboxed', () => {
+    const on = { kind: 'bwrap', available: true, description: 'bubblewrap: x' } as const;
+    expect(sandboxForCall(on, false).description).toBe('bubblewrap: x, network off');
+    expect(sandboxForCall(on, true).description).toBe('bubblewrap: x, network allowed');
+    const none = {
+      kind: 'none',
+      available: false,
+      description: 'Not sandboxed: no sandbox on win32.',
+    } as const;
+    expect(sandboxForCall(none, true)).toBe(none);
+  });
+});

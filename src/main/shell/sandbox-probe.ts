@@ -1,0 +1,84 @@
+// Finds out once whether commands can be sandboxed here, by actually trying.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { SandboxState } from '../../shared/tool-types';
+
+const BWRAP_DESCRIPTION =
+  'bubblewrap: system read-only, project read-write, private /tmp, home hidden';
+const SANDBOX_EXEC_DESCRIPTION = 'sandbox-exec: writes only to the project, home hidden';
+
+function succeeds(file: string, args: readonly string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(file, [...args], { timeout: 10_000 }, (error) => resolve(!error));
+  });
+}
+
+async function probe(): Promise<SandboxState> {
+  switch (process.platform) {
+    case 'linux': {
+      const works = await succeeds('bwrap', [
+        '--ro-bind',
+        '/',
+        '/',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        '--tmpfs',
+        '/tmp',
+        '--unshare-net',
+        '--unshare-pid',
+        '--die-with-parent',
+        'true',
+      ]);
+      return works
+        ? { kind: 'bwrap', available: true, description: BWRAP_DESCRIPTION }
+        : {
+            kind: 'none',
+            available: false,
+            description:
+              'Not sandboxed: bubblewrap (bwrap) is missing or cannot create namespaces here. Commands run with your full permissions.',
+          };
+    }
+    case 'darwin': {
+      const works =
+        existsSync('/usr/bin/sandbox-exec') &&
+        (await succeeds('/usr/bin/sandbox-exec', [
+          '-p',
+          '(version 1)(allow default)',
+          '/usr/bin/true',
+        ]));
+      return works
+        ? { kind: 'sandbox-exec', available: true, description: SANDBOX_EXEC_DESCRIPTION }
+        : {
+            kind: 'none',
+            available: false,
+            description:
+              'Not sandboxed: sandbox-exec did not work. Commands run with your full permissions.',
+          };
+    }
+    default:
+      return {
+        kind: 'none',
+        available: false,
+        description: `Not sandboxed: no sandbox on ${process.platform}. Commands run with your full permissions.`,
+      };
+  }
+}
+
+let cached: Promise<SandboxState> | undefined;
+
+/** Probed once per process and cached. */
+export function probeSandbox(): Promise<SandboxState> {
+  cached ??= probe();
+  return cached;
+}
+
+/** The state line for one call, with its network setting. */
+export function sandboxForCall(state: SandboxState, allowNetwork: boolean): SandboxState {
+  if (!state.available) return state;
+  return {
+    ...state,
+    description: `${state.description}, network ${allowNetwork ? 'allowed' : 'off'}`,
+  };
+}

@@ -1,0 +1,146 @@
+// The `shell` tool: one command per call, in its own pty in the project folder, inside the OS
+// sandbox where there is one. The model gets clean text plus exit code, signal and duration; the
+// window gets the raw stream (colours kept) through ctx.onOutput.
+import os from 'node:os';
+import { Type } from '@sinclair/typebox';
+import type { SandboxState } from '../../shared/tool-types';
+import { classifyCommand } from '../shell/command-classifier';
+import { runInPty } from '../shell/pty-session';
+import type { PtyRunResult } from '../shell/pty-session';
+import { probeSandbox, sandboxForCall } from '../shell/sandbox-probe';
+import { prepareSandbox } from '../shell/sandbox-wrap';
+import { shellSessions } from '../shell/shell-sessions';
+import type { ShellSessions } from '../shell/shell-sessions';
+import { defineTool } from './tool';
+import type { AnyTool } from './tool';
+
+export interface ShellToolOptions {
+  /** Where running commands are registered so the person can type into them. */
+  readonly sessions?: ShellSessions;
+  /** Defaults to the cached probe. */
+  readonly probe?: () => Promise<SandboxState>;
+  /** The person's environment; `process.env` when absent. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Further variable names holding secrets, removed from the command's environment. */
+  readonly secretNames?: readonly string[];
+  /** Hidden by the sandbox; `os.homedir()` when absent. */
+  readonly home?: string;
+  readonly defaultTimeoutSeconds?: number;
+  readonly maxTimeoutSeconds?: number;
+  readonly quietMs?: number;
+  readonly budgetBytes?: number;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const MAX_TIMEOUT_SECONDS = 600;
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+function statusLine(result: PtyRunResult, timeoutSeconds: number): string {
+  switch (result.ending) {
+    case 'timed-out':
+      return `timed out after ${timeoutSeconds} s; the command and everything it started were killed`;
+    case 'stopped':
+      return 'stopped; the command and everything it started were killed';
+    case 'exited':
+      return result.signal
+        ? `killed by ${result.signal}`
+        : `exit code ${result.exitCode ?? 'unknown'}`;
+  }
+}
+
+export function formatShellResult(
+  result: PtyRunResult,
+  timeoutSeconds: number,
+  sandbox: SandboxState,
+): string {
+  const lines = [result.text.trimEnd() || '(no output)', ''];
+  if (result.truncated)
+    lines.push(`[output was ${result.totalBytes} bytes; the middle was left out]`);
+  if (result.mayBeWaitingForInput)
+    lines.push('Note: the command may be waiting for input (it was quiet before it ended).');
+  lines.push(
+    `${statusLine(result, timeoutSeconds)} · ${seconds(result.durationMs)} · ${sandbox.available ? 'sandbox' : 'no sandbox'}: ${sandbox.description}`,
+  );
+  return lines.join('\n');
+}
+
+export function createShellTool(options: ShellToolOptions = {}): AnyTool {
+  const probe = options.probe ?? probeSandbox;
+  const defaultTimeout = options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const maxTimeout = options.maxTimeoutSeconds ?? MAX_TIMEOUT_SECONDS;
+  return defineTool({
+    name: 'shell',
+    description:
+      `Runs one shell command (bash) in the project folder in its own terminal and returns its output, exit code and duration. ` +
+      `Output is cleaned (no colours) and long output keeps its beginning and end. Interactive commands get no input from you; ` +
+      `prefer non-interactive flags. Default time limit ${defaultTimeout} s, at most ${maxTimeout} s (timeout_seconds). ` +
+      `Where available the command runs in a sandbox: only the project folder is writable, /tmp is private, the home folder is hidden, and the network may be off.`,
+    parameters: Type.Object({
+      command: Type.String({
+        minLength: 1,
+        description: 'The command line, as you would type it in bash.',
+      }),
+      timeout_seconds: Type.Optional(
+        Type.Number({
+          minimum: 1,
+          description: `Time limit in seconds (default ${defaultTimeout}, at most ${maxTimeout}).`,
+        }),
+      ),
+    }),
+    effect: 'exec',
+    // The tool enforces its own limit and kills the process tree; the registry's is a backstop.
+    timeoutMs: (maxTimeout + 30) * 1000,
+    target: (args) => ({ kind: 'command', command: args.command }),
+    async preview(args, ctx) {
+      const [classification, state] = await Promise.all([
+        classifyCommand(args.command, ctx.folder),
+        probe(),
+      ]);
+      return {
+        kind: 'command',
+        command: args.command,
+        cwd: ctx.folder,
+        parts: classification.parts,
+        sandbox: sandboxForCall(state, ctx.services.allowShellNetwork === true),
+      };
+    },
+    async execute(args, ctx) {
+      const timeoutSeconds = Math.min(
+        Math.max(1, args.timeout_seconds ?? defaultTimeout),
+        maxTimeout,
+      );
+      const allowNetwork = ctx.services.allowShellNetwork === true;
+      const state = await probe();
+      const sandbox = await prepareSandbox(state, {
+        folder: ctx.folder,
+        home: options.home ?? os.homedir(),
+        allowNetwork,
+      });
+      try {
+        const result = await runInPty({
+          command: args.command,
+          folder: ctx.folder,
+          timeoutMs: timeoutSeconds * 1000,
+          signal: ctx.signal,
+          onData: ctx.onOutput,
+          env: { ...(options.env ?? process.env), ...sandbox.env },
+          secretNames: options.secretNames,
+          wrap: sandbox.wrap,
+          quietMs: options.quietMs,
+          budgetBytes: options.budgetBytes,
+          sessions: options.sessions ?? shellSessions,
+          callId: ctx.callId,
+        });
+        return {
+          output: formatShellResult(result, timeoutSeconds, sandboxForCall(state, allowNetwork)),
+          isError: result.ending !== 'exited' || result.exitCode !== 0,
+        };
+      } finally {
+        await sandbox.dispose();
+      }
+    },
+  });
+}
