@@ -1,6 +1,28 @@
-// The one list of built-in tools. File, fetch and shell tools join here as they land.
+// The one list of built-in tools: files, fetch and shell. MCP tools join the same registry later.
+import { classifyCommand } from '../shell/command-classifier';
+import { createFileTools } from './files';
+import { fetchUrlTool } from './fetch-url';
+import { withCommandJournal, type CommandSnapshots } from './command-journal';
+import { createShellTool, type ShellToolOptions } from './shell-tool';
 import type { AnyTool } from './tool';
 
-export function createBuiltinTools(): AnyTool[] {
-  return [];
+export interface BuiltinToolOptions {
+  readonly shell?: ShellToolOptions;
+  /** When present, commands that may write are snapshotted so their changes show and revert. */
+  readonly commandSnapshots?: CommandSnapshots;
+}
+
+export function createBuiltinTools(options: BuiltinToolOptions = {}): AnyTool[] {
+  const shell = createShellTool(options.shell);
+  const snapshots = options.commandSnapshots;
+  return [
+    ...createFileTools(),
+    fetchUrlTool,
+    snapshots
+      ? withCommandJournal(shell, {
+          snapshots,
+          isReadOnly: async (command, folder) => (await classifyCommand(command, folder)).safe,
+        })
+      : shell,
+  ];
 }

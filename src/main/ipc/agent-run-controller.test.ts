@@ -1,0 +1,158 @@
+// The window's run controller end to end under Node: real agent, real tools in a temp folder,
+// the real permission gate and broker, and the openai SDK against the scripted server.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/events';
+import type { SandboxState } from '../../shared/tool-types';
+import { createOpenAIProvider } from '../agent/provider';
+import { GrantBook } from '../permissions/grant-book';
+import { JsonFilePermissionsStore } from '../permissions/project-permissions-store';
+import { JsonFileSettingsStore } from '../store/provider-settings';
+import { MemorySecretStore } from '../store/secret-store';
+import {
+  startScriptedOpenAIServer,
+  type ScriptedServer,
+  type ScriptedTurn,
+} from '../../test-support/scripted-openai-server';
+import { createAgentRunControllerFactory } from './agent-run-controller';
+import type { RunController } from './run-controller';
+
+const noSandbox: SandboxState = { kind: 'none', available: false, description: 'none (test)' };
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Setup {
+  readonly controller: RunController;
+  readonly folder: string;
+  readonly server: ScriptedServer;
+  readonly events: RunEvent[];
+  next(type: RunEvent['type'], from?: number): Promise<RunEvent>;
+}
+
+async function setup(turns: ScriptedTurn[], configure = true): Promise<Setup> {
+  const root = await mkdtemp(join(tmpdir(), 'tandem-arc-'));
+  cleanups.push(() => rm(root, { recursive: true, force: true }));
+  const folder = await realpath(await mkdtemp(join(root, 'proj-')));
+  const dataDir = join(root, 'data');
+  const server = await startScriptedOpenAIServer({ turns });
+  cleanups.push(() => server.close());
+  const settings = new JsonFileSettingsStore(dataDir);
+  const secrets = new MemorySecretStore();
+  if (configure) {
+    await settings.save({ baseUrl: server.baseUrl, model: 'scripted', presetId: 'custom' });
+    await secrets.set('sk-test');
+  }
+  const factory = createAgentRunControllerFactory({
+    dataDir,
+    settings,
+    secrets,
+    permissions: new JsonFilePermissionsStore(dataDir),
+    grants: new GrantBook(),
+    sandbox: async () => noSandbox,
+    createProvider: (config) =>
+      createOpenAIProvider({
+        baseUrl: config.baseUrl,
+        model: config.model,
+        apiKey: config.apiKey ?? 'none',
+        retry: { baseDelayMs: 1, maxAttempts: 2 },
+      }),
+  });
+  const controller = await factory({ folder, name: 'proj', mode: 'ask' });
+  cleanups.push(async () => controller.dispose?.());
+  const events: RunEvent[] = [];
+  const waiters: (() => void)[] = [];
+  controller.onEvent((_sessionId, event) => {
+    events.push(event);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const next = async (type: RunEvent['type'], from = 0): Promise<RunEvent> => {
+    for (;;) {
+      const found = events.slice(from).find((e) => e.type === type);
+      if (found) return found;
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  return { controller, folder, server, events, next };
+}
+
+const writeTurn: ScriptedTurn = {
+  toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'hello\n' } }],
+};
+
+describe('agent run controller', () => {
+  it('refuses to start without a configured provider, with a clear message', async () => {
+    const { controller } = await setup([{ text: 'hi' }], false);
+    await expect(controller.startRun('do it')).rejects.toThrow(/Choose a model in Settings/);
+  });
+
+  it('asks before a write, runs exactly the approved call, and records why it ran', async () => {
+    const s = await setup([writeTurn, { text: 'Written.' }]);
+    await s.controller.startRun('write a note');
+    const asked = await s.next('approval-requested');
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    expect(asked.preview.kind).toBe('diff');
+    expect(existsSync(join(s.folder, 'notes.txt'))).toBe(false);
+
+    // A forged answer (wrong hash) and an unknown id are refused; the request stays pending.
+    await expect(
+      s.controller.answerApproval(asked.requestId, 'not-the-hash', { kind: 'allow-once' }),
+    ).rejects.toThrow(/different arguments/);
+    await expect(
+      s.controller.answerApproval('no-such-id', asked.argsHash, { kind: 'allow-once' }),
+    ).rejects.toThrow(/no such approval request/);
+
+    await s.controller.answerApproval(asked.requestId, asked.argsHash, { kind: 'allow-once' });
+    const finished = await s.next('run-finished');
+    expect(finished).toMatchObject({ reason: 'done' });
+    expect(await readFile(join(s.folder, 'notes.txt'), 'utf8')).toBe('hello\n');
+    const result = s.events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ ok: true });
+    expect(result?.type === 'tool-result' && result.provenance).toMatch(/you allowed it at/);
+    // Answering the same request twice is refused.
+    await expect(
+      s.controller.answerApproval(asked.requestId, asked.argsHash, { kind: 'allow-once' }),
+    ).rejects.toThrow(/already answered/);
+  });
+
+  it('denies a pending approval on stop, and the call is answered to the model', async () => {
+    const s = await setup([writeTurn, { text: 'ok' }]);
+    const { runId } = await s.controller.startRun('write a note');
+    await s.next('approval-requested');
+    await s.controller.stopRun(runId);
+    const finished = await s.next('run-finished');
+    expect(finished).toMatchObject({ reason: 'stopped' });
+    expect(existsSync(join(s.folder, 'notes.txt'))).toBe(false);
+    const resolved = s.events.find((e) => e.type === 'approval-resolved');
+    expect(resolved).toMatchObject({ answer: { kind: 'deny' }, by: 'stop' });
+  });
+
+  it('journals an approved command: the result lists the changes on disk', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'echo one > a.txt && rm gone.txt' } }] },
+      { text: 'done' },
+    ]);
+    await writeFile(join(s.folder, 'gone.txt'), 'bye\n');
+    await s.controller.startRun('make a file');
+    const asked = await s.next('approval-requested');
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    expect(asked.preview.kind).toBe('command');
+    await s.controller.answerApproval(asked.requestId, asked.argsHash, { kind: 'allow-once' });
+    await s.next('run-finished');
+    const result = s.events.find((e) => e.type === 'tool-result');
+    if (result?.type !== 'tool-result') throw new Error('no tool result');
+    expect(result.output).toMatch(/Changes on disk \(can be reverted\): 2 files changed/);
+    expect(result.output).toMatch(/added a\.txt/);
+    expect(result.output).toMatch(/deleted gone\.txt/);
+    // The model was given the same text.
+    const toolMessage = s.server
+      .chatBodies()[1]
+      ?.messages.find((m) => (m as { role?: string }).role === 'tool');
+    expect(JSON.stringify(toolMessage)).toMatch(/2 files changed/);
+  });
+});

@@ -1,0 +1,145 @@
+// The real RunController behind the window: the workspace agent, the permission gate and the
+// approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
+// over IPC and go to the broker, which accepts each once, for the exact arguments shown.
+import type { WorkspaceInfo } from '../../shared/api';
+import type { RunEvent } from '../../shared/events';
+import type { SandboxState } from '../../shared/tool-types';
+import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
+import {
+  openWorkspaceAgent,
+  type WorkspaceAgent,
+  type WorkspaceNetwork,
+} from '../agent/workspace-agent';
+import { ApprovalBroker } from '../permissions/approval-broker';
+import { windowAsker } from '../permissions/asker';
+import { createPermissionGate } from '../permissions/create-permission-gate';
+import type { GrantBook } from '../permissions/grant-book';
+import type { PermissionsStore } from '../permissions/project-permissions-store';
+import type { ShellSessions } from '../shell/shell-sessions';
+import {
+  loadProviderConfig,
+  missingProviderSetting,
+  type ProviderConfig,
+} from '../store/provider-config';
+import type { SettingsStore } from '../store/provider-settings';
+import type { SecretStore } from '../store/secret-store';
+import type { RunController, RunControllerFactory } from './run-controller';
+
+export interface AgentRunControllerDeps {
+  readonly dataDir: string;
+  readonly settings: SettingsStore;
+  readonly secrets: SecretStore;
+  readonly permissions: PermissionsStore;
+  readonly grants: GrantBook;
+  readonly sandbox: () => Promise<SandboxState>;
+  readonly shellSessions?: ShellSessions;
+  /** Tests swap the provider (e.g. a shorter retry backoff); the openai SDK otherwise. */
+  readonly createProvider?: (config: ProviderConfig) => ChatProvider;
+  /** Refused approval answers (forged, repeated, stale) are logged here. */
+  readonly log?: (line: string) => void;
+}
+
+export function createAgentRunControllerFactory(
+  deps: AgentRunControllerDeps,
+): RunControllerFactory {
+  return (workspace) => createAgentRunController(workspace, deps);
+}
+
+function createAgentRunController(
+  workspace: WorkspaceInfo,
+  deps: AgentRunControllerDeps,
+): RunController {
+  const listeners = new Set<(sessionId: string, event: RunEvent) => void>();
+  const broker = new ApprovalBroker({
+    onRefused: (refused) =>
+      deps.log?.(
+        `tandem: refused an approval answer (${refused.reason}) for request ${refused.requestId}`,
+      ),
+  });
+  const gate = createPermissionGate({
+    store: deps.permissions,
+    grants: deps.grants,
+    broker,
+    asker: windowAsker,
+    sandbox: deps.sandbox,
+  });
+  const network: WorkspaceNetwork = { allowShellNetwork: false, allowPrivateNetwork: false };
+  let current: { agent: WorkspaceAgent; providerKey: string; unsubscribe: () => void } | undefined;
+  let opening: Promise<WorkspaceAgent> | undefined;
+
+  const makeProvider =
+    deps.createProvider ??
+    ((config: ProviderConfig) =>
+      createOpenAIProvider({
+        baseUrl: config.baseUrl,
+        model: config.model,
+        // Local servers without keys still need a non-empty string for the SDK.
+        apiKey: config.apiKey ?? 'no-key',
+      }));
+
+  /** The agent for this folder, reopened on the same session when the provider settings change. */
+  async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
+    const providerKey = JSON.stringify([config.baseUrl, config.model, config.apiKey ?? '']);
+    if (current && current.providerKey === providerKey) return current.agent;
+    if (current?.agent.agent.activeRunId) {
+      throw new Error('A run is still going; stop it before changing the provider.');
+    }
+    const sessionId = current?.agent.agent.sessionId;
+    if (current) {
+      current.unsubscribe();
+      await current.agent.close();
+      current = undefined;
+    }
+    const agent = await openWorkspaceAgent({
+      folder: workspace.folder,
+      dataDir: deps.dataDir,
+      provider: makeProvider(config),
+      gate,
+      network,
+      ...(deps.shellSessions ? { shellSessions: deps.shellSessions } : {}),
+      secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      ...(sessionId ? { sessionId } : {}),
+    });
+    const unsubscribe = agent.agent.onEvent((event) => {
+      for (const listener of listeners) listener(agent.agent.sessionId, event);
+    });
+    current = { agent, providerKey, unsubscribe };
+    return agent;
+  }
+
+  return {
+    async startRun(task) {
+      const config = await loadProviderConfig(deps.settings, deps.secrets);
+      const missing = missingProviderSetting(config);
+      if (missing) throw new Error(missing);
+      const stored = await deps.permissions.load(workspace.folder);
+      network.allowShellNetwork = stored.network === 'allow';
+      // One open at a time, so two quick sends cannot open two sessions.
+      opening ??= agentFor(config).finally(() => {
+        opening = undefined;
+      });
+      const { agent } = await opening;
+      const run = agent.startRun(task);
+      return { runId: run.runId, sessionId: run.sessionId };
+    },
+    async stopRun(runId) {
+      current?.agent.agent.stop(runId);
+      broker.denyAll('stop', runId);
+    },
+    async answerApproval(requestId, argsHash, answer) {
+      const result = broker.answer(requestId, argsHash, answer, 'person');
+      if (!result.ok) throw new Error(`Answer not accepted: ${result.message}.`);
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async dispose() {
+      broker.denyAll('closed');
+      current?.unsubscribe();
+      await current?.agent.close();
+      current = undefined;
+      listeners.clear();
+    },
+  };
+}
