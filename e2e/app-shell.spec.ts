@@ -129,11 +129,11 @@ describe('session view with a run', () => {
     bridge = await startTestBridge({
       dataDir: join(root, 'data-2'),
       chooseFolder: async () => project,
-      providerStatus: () => ({
+      provider: {
         baseUrl: 'https://api.openai.com/v1',
         model: 'gpt-4.1-mini',
-        hasApiKey: true,
-      }),
+        apiKey: 'sk-test-not-a-real-key',
+      },
       sandboxState: () => ({
         kind: 'bwrap',
         available: true,

@@ -8,6 +8,12 @@ import {
   type HandlerDeps,
   type TandemBackend,
 } from '../../src/main/ipc/create-handlers';
+import { GrantBook } from '../../src/main/permissions/grant-book';
+import { JsonFilePermissionsStore } from '../../src/main/permissions/project-permissions-store';
+import { presetForBaseUrl } from '../../src/shared/provider-presets';
+import { storeApiKey } from '../../src/main/store/provider-config';
+import { JsonFileSettingsStore } from '../../src/main/store/provider-settings';
+import { MemorySecretStore } from '../../src/main/store/secret-store';
 import { createValidatedDispatcher } from '../../src/main/ipc/validated-handlers';
 import { parseBridgeCall, type BridgeReply } from './bridge-protocol';
 
@@ -19,15 +25,34 @@ export interface TestBridge {
 }
 
 export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
-  Partial<HandlerDeps>;
+  Partial<HandlerDeps> & {
+    /** Stored before the page loads, as if the person had set it up earlier. */
+    readonly provider?: {
+      readonly baseUrl: string;
+      readonly model: string;
+      readonly apiKey?: string;
+    };
+  };
 
 export async function startTestBridge(options: TestBridgeOptions): Promise<TestBridge> {
+  const { provider, ...deps } = options;
+  // The same stores the CLI uses: JSON files in the (temporary) data folder, the key in memory.
+  const settings = deps.settings ?? new JsonFileSettingsStore(deps.dataDir);
+  const secrets = deps.secrets ?? new MemorySecretStore();
+  if (provider) {
+    const presetId = presetForBaseUrl(provider.baseUrl).id;
+    await settings.save({ baseUrl: provider.baseUrl, model: provider.model, presetId });
+    if (provider.apiKey !== undefined) await storeApiKey(settings, secrets, provider.apiKey);
+  }
   const backend = createHandlers({
     appName: 'Tandem',
     appVersion: '0.0.0-test',
     sandboxState: () => ({ kind: 'none', available: false, description: 'test bridge' }),
-    providerStatus: () => ({ baseUrl: 'http://127.0.0.1:1/v1', model: '', hasApiKey: false }),
-    ...options,
+    permissions: new JsonFilePermissionsStore(deps.dataDir),
+    grants: new GrantBook(),
+    ...deps,
+    settings,
+    secrets,
   });
   const dispatch = createValidatedDispatcher(backend.handlers);
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });

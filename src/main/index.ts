@@ -6,6 +6,13 @@ import { BrowserWindow, app, dialog, session, shell } from 'electron';
 import { createHandlers, type TandemBackend } from './ipc/create-handlers';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { GrantBook } from './permissions/grant-book';
+import { JsonFilePermissionsStore } from './permissions/project-permissions-store';
+import { probeSandbox } from './shell/sandbox-probe';
+import { shellSessions } from './shell/shell-sessions';
+import { createAgentRunControllerFactory } from './ipc/agent-run-controller';
+import { createElectronSecretStore } from './store/electron-secret-store';
+import { createElectronSettingsStore } from './store/electron-settings-store';
 import { loadWindowState } from './store/electron-window-state';
 
 // Lets tests and portable setups keep all state in one folder.
@@ -41,10 +48,16 @@ if (!app.requestSingleInstanceLock()) {
 
 function start(): void {
   hardenSession();
+  const dataDir = app.getPath('userData');
+  // One instance of each, shared by the IPC handlers and (through runControllerFactory) the agent.
+  const settings = createElectronSettingsStore();
+  const secrets = createElectronSecretStore();
+  const permissions = new JsonFilePermissionsStore(dataDir);
+  const grants = new GrantBook();
   backend = createHandlers({
     appName: 'Tandem',
     appVersion: app.getVersion(),
-    dataDir: app.getPath('userData'),
+    dataDir,
     chooseFolder: async () => {
       const options = {
         title: 'Choose a project folder',
@@ -55,13 +68,21 @@ function start(): void {
         : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
-    // Wired to the shell sandbox detection and the settings store by the composition root.
-    sandboxState: () => ({
-      kind: 'none',
-      available: false,
-      description: 'Sandbox detection is not wired yet.',
+    sandboxState: probeSandbox,
+    settings,
+    secrets,
+    permissions,
+    grants,
+    runControllerFactory: createAgentRunControllerFactory({
+      dataDir,
+      settings,
+      secrets,
+      permissions,
+      grants,
+      sandbox: probeSandbox,
+      shellSessions,
+      log: (line) => console.warn(line),
     }),
-    providerStatus: () => ({ baseUrl: 'https://api.openai.com/v1', model: '', hasApiKey: false }),
   });
   bindElectronIpc({
     backend,

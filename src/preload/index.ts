@@ -28,6 +28,17 @@ const api: TandemApi = {
   stopRun: (runId) => invoke('stopRun', runId),
   answerApproval: (requestId, argsHash, answer) =>
     invoke('answerApproval', requestId, argsHash, answer),
+  getSettings: () => invoke('getSettings'),
+  setProviderSettings: (settings) => invoke('setProviderSettings', settings),
+  setApiKey: (key) => invoke('setApiKey', key),
+  clearApiKey: () => invoke('clearApiKey'),
+  listModels: () => invoke('listModels'),
+  testConnection: () => invoke('testConnection'),
+  setMode: (mode) => invoke('setMode', mode),
+  getPermissions: () => invoke('getPermissions'),
+  setNetwork: (setting) => invoke('setNetwork', setting),
+  deleteRule: (ruleId) => invoke('deleteRule', ruleId),
+  revokeGrant: (grantId) => invoke('revokeGrant', grantId),
   onEvent(listener) {
     const forward = (_event: IpcRendererEvent, appEvent: AppEvent): void => listener(appEvent);
     ipcRenderer.on(IPC_EVENT_CHANNEL, forward);

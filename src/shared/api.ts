@@ -1,6 +1,7 @@
 // The contract between the window and main: `window.tandem`. The preload exposes exactly this;
 // main implements it (src/main/ipc) and validates every payload (./ipc-schemas.ts).
 import type { RunEvent } from './events';
+import type { ProviderPresetId } from './provider-presets';
 import type { ApprovalAnswer, PermissionMode, SandboxState } from './tool-types';
 
 export interface AppInfo {
@@ -22,6 +23,69 @@ export interface ProviderStatus {
   readonly model: string;
   /** Whether a key is stored. The key itself never reaches the window. */
   readonly hasApiKey: boolean;
+  /** Whether the chosen provider refuses requests without a key (local servers do not). */
+  readonly needsApiKey: boolean;
+}
+
+/** Provider settings the person edits. The key is set and cleared separately, never read back. */
+export interface ProviderSettingsInput {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly presetId: ProviderPresetId;
+}
+
+/** Where the API key lives: encrypted on disk, or (without OS encryption) in memory for this run. */
+export interface KeyStorageInfo {
+  readonly persistent: boolean;
+  readonly note: string;
+}
+
+export interface SettingsInfo extends ProviderSettingsInput {
+  /** A key is stored for this base URL's origin (scheme, host and port). */
+  readonly hasApiKey: boolean;
+  readonly needsApiKey: boolean;
+  /** Host a stored key belongs to when it is another one: that key is not sent here. */
+  readonly keyHeldFor: string | null;
+  readonly keyStorage: KeyStorageInfo;
+}
+
+export interface ConnectionTestResult {
+  readonly ok: boolean;
+  readonly message: string;
+  readonly models?: readonly string[];
+}
+
+/** Network tools: refused, asked for, or allowed (the last only counts in autonomous mode). */
+export type NetworkSetting = 'off' | 'ask' | 'allow';
+
+/** A persisted "always allow in this project" rule. */
+export interface RuleInfo {
+  /** Derived from the rule's content, so it stays valid while the list changes. */
+  readonly id: string;
+  readonly kind: 'command' | 'tool';
+  /** e.g. "`npm test`" or "tool `write_file`". */
+  readonly description: string;
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+}
+
+/** A grant given during work: for this session, or until a time. */
+export interface GrantInfo {
+  readonly id: string;
+  readonly kind: 'session' | 'until';
+  readonly description: string;
+  readonly grantedAt: number;
+  readonly expiresAt: number | null;
+  readonly lastUsedAt: number | null;
+}
+
+export interface PermissionsInfo {
+  readonly folder: string;
+  readonly mode: PermissionMode;
+  readonly network: NetworkSetting;
+  readonly sandbox: SandboxState;
+  readonly rules: readonly RuleInfo[];
+  readonly grants: readonly GrantInfo[];
 }
 
 /** Something main pushes to the window: run events, and workspace changes. */
@@ -41,6 +105,21 @@ export interface TandemApi {
   startRun(task: string): Promise<{ readonly runId: string; readonly sessionId: string }>;
   stopRun(runId: string): Promise<void>;
   answerApproval(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
+  getSettings(): Promise<SettingsInfo>;
+  setProviderSettings(settings: ProviderSettingsInput): Promise<SettingsInfo>;
+  /** Stores the key (write-only: nothing ever returns it). */
+  setApiKey(key: string): Promise<SettingsInfo>;
+  clearApiKey(): Promise<SettingsInfo>;
+  /** Models the stored provider offers. */
+  listModels(): Promise<readonly string[]>;
+  testConnection(): Promise<ConnectionTestResult>;
+  /** Mode of the open project; autonomous is refused where commands cannot be sandboxed. */
+  setMode(mode: PermissionMode): Promise<WorkspaceInfo>;
+  /** Mode, network setting, rules and grants of the open project; null when none is open. */
+  getPermissions(): Promise<PermissionsInfo | null>;
+  setNetwork(setting: NetworkSetting): Promise<PermissionsInfo>;
+  deleteRule(ruleId: string): Promise<PermissionsInfo>;
+  revokeGrant(grantId: string): Promise<PermissionsInfo>;
   /** Subscribe to main's pushes; returns the unsubscribe function. */
   onEvent(listener: (event: AppEvent) => void): () => void;
 }
@@ -58,6 +137,17 @@ export const TANDEM_INVOKE_METHODS = [
   'startRun',
   'stopRun',
   'answerApproval',
+  'getSettings',
+  'setProviderSettings',
+  'setApiKey',
+  'clearApiKey',
+  'listModels',
+  'testConnection',
+  'setMode',
+  'getPermissions',
+  'setNetwork',
+  'deleteRule',
+  'revokeGrant',
 ] as const satisfies readonly TandemInvokeMethod[];
 
 // Compile-time check that the list names every invoke method.

@@ -2,6 +2,8 @@
 // the window is untrusted input (DESIGN.md §1). zod is plain TypeScript, so it may live here.
 import { z } from 'zod';
 import type { TandemInvokeMethod } from './api';
+import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { PERMISSION_MODES, type PermissionMode } from './tool-types';
 
 const id = z.string().min(1).max(200);
 const path = z
@@ -14,10 +16,67 @@ export const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z.object({ kind: z.literal('allow-always') }).strict(),
-  z.object({ kind: z.literal('allow-for'), minutes: z.number().int().min(1).max(24 * 60) }).strict(),
+  z
+    .object({
+      kind: z.literal('allow-for'),
+      minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60),
+    })
+    .strict(),
   z.object({ kind: z.literal('deny') }).strict(),
   z.object({ kind: z.literal('deny-with-note'), note: z.string().min(1).max(10_000) }).strict(),
 ]);
+
+/** An http(s) URL the person typed as a provider's base URL. */
+export const baseUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'the base URL is empty')
+  .max(2000)
+  .refine((s) => {
+    try {
+      const url = new URL(s);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+    } catch {
+      return false;
+    }
+  }, 'the base URL must be an http:// or https:// URL, e.g. https://api.openai.com/v1');
+
+export const providerSettingsSchema = z
+  .object({
+    baseUrl: baseUrlSchema,
+    model: z
+      .string()
+      .trim()
+      .max(300)
+      .refine(
+        (s) => !hasControlCharacters(s),
+        'the model name must not contain control characters',
+      ),
+    presetId: z.enum(PROVIDER_PRESET_IDS),
+  })
+  .strict();
+
+export const apiKeySchema = z
+  .string()
+  .trim()
+  .min(1, 'the API key is empty')
+  .max(4096)
+  .refine(
+    (s) => !/\s/.test(s) && !hasControlCharacters(s),
+    'the API key must not contain spaces or line breaks',
+  );
+
+function hasControlCharacters(s: string): boolean {
+  for (let i = 0; i < s.length; i++)
+    if (s.charCodeAt(i) < 0x20 || s.charCodeAt(i) === 0x7f) return true;
+  return false;
+}
+
+const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
 
 /** Argument tuples per method. */
 export const ipcArgSchemas = {
@@ -30,4 +89,15 @@ export const ipcArgSchemas = {
   startRun: z.tuple([z.string().min(1).max(200_000)]),
   stopRun: z.tuple([id]),
   answerApproval: z.tuple([id, z.string().min(1).max(200), approvalAnswerSchema]),
+  getSettings: z.tuple([]),
+  setProviderSettings: z.tuple([providerSettingsSchema]),
+  setApiKey: z.tuple([apiKeySchema]),
+  clearApiKey: z.tuple([]),
+  listModels: z.tuple([]),
+  testConnection: z.tuple([]),
+  setMode: z.tuple([modeSchema]),
+  getPermissions: z.tuple([]),
+  setNetwork: z.tuple([z.enum(['off', 'ask', 'allow'])]),
+  deleteRule: z.tuple([id]),
+  revokeGrant: z.tuple([id]),
 } satisfies Record<TandemInvokeMethod, z.ZodType>;

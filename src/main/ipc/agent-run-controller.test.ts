@@ -10,6 +10,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider } from '../agent/provider';
 import { GrantBook } from '../permissions/grant-book';
 import { JsonFilePermissionsStore } from '../permissions/project-permissions-store';
+import { storeApiKey } from '../store/provider-config';
 import { JsonFileSettingsStore } from '../store/provider-settings';
 import { MemorySecretStore } from '../store/secret-store';
 import {
@@ -45,8 +46,8 @@ async function setup(turns: ScriptedTurn[], configure = true): Promise<Setup> {
   const settings = new JsonFileSettingsStore(dataDir);
   const secrets = new MemorySecretStore();
   if (configure) {
-    await settings.save({ baseUrl: server.baseUrl, model: 'scripted', presetId: 'custom' });
-    await secrets.set('sk-test');
+    await settings.save({ baseUrl: server.baseUrl, model: 'scripted', presetId: 'openai' });
+    await storeApiKey(settings, secrets, 'sk-test');
   }
   const factory = createAgentRunControllerFactory({
     dataDir,
@@ -111,6 +112,9 @@ describe('agent run controller', () => {
     const finished = await s.next('run-finished');
     expect(finished).toMatchObject({ reason: 'done' });
     expect(await readFile(join(s.folder, 'notes.txt'), 'utf8')).toBe('hello\n');
+    // The stored key went to the server it was entered for.
+    const chat = s.server.requests.find((r) => r.path.endsWith('/chat/completions'));
+    expect(chat?.headers.authorization).toBe('Bearer sk-test');
     const result = s.events.find((e) => e.type === 'tool-result');
     expect(result).toMatchObject({ ok: true });
     expect(result?.type === 'tool-result' && result.provenance).toMatch(/you allowed it at/);

@@ -30,7 +30,12 @@ export function createAppHandlers(
     async getProviderStatus() {
       const status = await deps.providerStatus();
       // Copy field by field so nothing else a settings object carries can leak to the window.
-      return { baseUrl: status.baseUrl, model: status.model, hasApiKey: status.hasApiKey === true };
+      return {
+        baseUrl: status.baseUrl,
+        model: status.model,
+        hasApiKey: status.hasApiKey === true,
+        needsApiKey: status.needsApiKey === true,
+      };
     },
   };
 }

@@ -2,8 +2,16 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppEvent, ProviderStatus } from '../../shared/api';
+import type { AppEvent } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
+import { GrantBook } from '../permissions/grant-book';
+import {
+  DEFAULT_PERMISSIONS,
+  JsonFilePermissionsStore,
+} from '../permissions/project-permissions-store';
+import { storeApiKey } from '../store/provider-config';
+import { JsonFileSettingsStore } from '../store/provider-settings';
+import { MemorySecretStore } from '../store/secret-store';
 import { createHandlers, type HandlerDeps } from './create-handlers';
 import { NO_PROVIDER_MESSAGE, type RunController } from './run-controller';
 
@@ -30,7 +38,10 @@ function deps(overrides: Partial<HandlerDeps> = {}): HandlerDeps {
     dataDir,
     chooseFolder: async () => null,
     sandboxState: () => ({ kind: 'bwrap', available: true, description: 'bubblewrap' }),
-    providerStatus: () => ({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', hasApiKey: true }),
+    settings: new JsonFileSettingsStore(dataDir),
+    secrets: new MemorySecretStore(),
+    permissions: new JsonFilePermissionsStore(dataDir),
+    grants: new GrantBook(),
     ...overrides,
   };
 }
@@ -75,16 +86,20 @@ describe('app handlers', () => {
     await expect(handlers.ping('x')).resolves.toBe('pong: x');
   });
 
-  it('never passes a key through provider status, even if settings hand one over', async () => {
-    const leaky = {
-      baseUrl: 'u',
+  it('reports provider status from the settings store, never the key itself', async () => {
+    const secrets = new MemorySecretStore();
+    const settings = new JsonFileSettingsStore(dataDir);
+    await settings.save({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', presetId: 'custom' });
+    const { handlers } = createHandlers(deps({ settings, secrets }));
+    await expect(handlers.getProviderStatus()).resolves.toEqual({
+      baseUrl: 'http://127.0.0.1:9/v1',
       model: 'm',
-      hasApiKey: true,
-      apiKey: 'sk-secret',
-    } as ProviderStatus;
-    const { handlers } = createHandlers(deps({ providerStatus: () => leaky }));
+      hasApiKey: false,
+      needsApiKey: false,
+    });
+    await storeApiKey(settings, secrets, 'sk-secret');
     const status = await handlers.getProviderStatus();
-    expect(status).toEqual({ baseUrl: 'u', model: 'm', hasApiKey: true });
+    expect(status.hasApiKey).toBe(true);
     expect(JSON.stringify(status)).not.toContain('sk-secret');
   });
 });
@@ -138,8 +153,10 @@ describe('workspace handlers', () => {
     await expect(handlers.chooseFolder()).resolves.toBeNull();
   });
 
-  it('uses the injected permission mode', async () => {
-    const { handlers } = createHandlers(deps({ modeFor: () => 'read-only' }));
+  it("opens a folder in the project's stored mode", async () => {
+    const permissions = new JsonFilePermissionsStore(dataDir);
+    await permissions.save(project, { ...DEFAULT_PERMISSIONS, mode: 'read-only' });
+    const { handlers } = createHandlers(deps({ permissions }));
     await expect(handlers.openFolder(project)).resolves.toMatchObject({ mode: 'read-only' });
   });
 });

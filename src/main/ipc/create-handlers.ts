@@ -1,13 +1,20 @@
 // The composition root of the IPC layer: plain functions over the core, with every outside
 // dependency injected so the same handlers run in Electron and in the e2e test bridge.
-import type { AppEvent, ProviderStatus } from '../../shared/api';
-import type { PermissionMode, SandboxState } from '../../shared/tool-types';
+import type { AppEvent, WorkspaceInfo } from '../../shared/api';
+import type { SandboxState } from '../../shared/tool-types';
+import type { ProbeOptions } from '../agent/provider-probe';
+import type { GrantBook } from '../permissions/grant-book';
+import type { PermissionsStore } from '../permissions/project-permissions-store';
+import type { SettingsStore } from '../store/provider-settings';
+import type { SecretStore } from '../store/secret-store';
 import { createAppEventHub } from './app-event-hub';
 import { createAppHandlers } from './app-handlers';
 import type { AppEventListener, TandemHandlers } from './handler-types';
+import { createPermissionHandlers } from './permission-handlers';
 import { createRecentFolders } from './recent-folders';
 import type { RunControllerFactory } from './run-controller';
 import { createRunHandlers } from './run-handlers';
+import { createSettingsHandlers } from './settings-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
 
 export interface HandlerDeps {
@@ -18,9 +25,16 @@ export interface HandlerDeps {
   readonly dataDir: string;
   readonly chooseFolder: () => Promise<string | null>;
   readonly sandboxState: () => SandboxState | Promise<SandboxState>;
-  readonly providerStatus: () => ProviderStatus | Promise<ProviderStatus>;
-  /** Permission mode of a project; 'ask' when absent. */
-  readonly modeFor?: (realFolder: string) => PermissionMode | Promise<PermissionMode>;
+  /** Base URL, model and preset of the provider. */
+  readonly settings: SettingsStore;
+  /** The API key; no handler ever returns it. */
+  readonly secrets: SecretStore;
+  /** Mode, network setting and rules per project; share the instance with the agent. */
+  readonly permissions: PermissionsStore;
+  /** Session and timed grants; share the instance with the agent. */
+  readonly grants: GrantBook;
+  /** Timeout of the model list and connection test. */
+  readonly probe?: ProbeOptions;
   /** Absent until a provider is configured: runs then fail with a clear message. */
   readonly runControllerFactory?: RunControllerFactory;
 }
@@ -36,30 +50,65 @@ export interface TandemBackend {
 export function createHandlers(deps: HandlerDeps): TandemBackend {
   const hub = createAppEventHub();
   const runs = createRunHandlers(hub, deps.runControllerFactory);
+  let workspace: WorkspaceInfo | null = null;
+  let sessionId: string | null = null;
+  hub.subscribe((event) => {
+    if (event.type === 'run-event' && event.event.type === 'run-started') {
+      sessionId = event.sessionId;
+    }
+  });
+
+  const settings = createSettingsHandlers({
+    settings: deps.settings,
+    secrets: deps.secrets,
+    ...(deps.probe ? { probe: deps.probe } : {}),
+  });
   const app = createAppHandlers({
     name: deps.appName,
     version: deps.appVersion,
     platform: deps.platform ?? process.platform,
     sandboxState: deps.sandboxState,
-    providerStatus: deps.providerStatus,
+    providerStatus: settings.providerStatus,
   });
-  const workspace = createWorkspaceHandlers({
+  const openFolders = createWorkspaceHandlers({
     chooseFolder: deps.chooseFolder,
     recent: createRecentFolders(deps.dataDir),
-    modeFor: deps.modeFor ?? (() => 'ask'),
+    modeFor: async (folder) => (await deps.permissions.load(folder)).mode,
     async onOpened(opened) {
+      if (workspace?.folder !== opened.folder) sessionId = null;
+      workspace = opened;
       await runs.workspaceChanged(opened);
       hub.emit({ type: 'workspace-changed', workspace: opened });
+    },
+  });
+  const permissions = createPermissionHandlers({
+    permissions: deps.permissions,
+    grants: deps.grants,
+    sandboxState: deps.sandboxState,
+    workspace: () => workspace,
+    sessionId: () => sessionId,
+    // The gate reads the stored mode at every call, so a running agent follows the change
+    // without being restarted; only the window needs telling.
+    onModeChanged(changed) {
+      workspace = changed;
+      hub.emit({ type: 'workspace-changed', workspace: changed });
     },
   });
 
   return {
     handlers: {
       ...app,
-      ...workspace,
+      ...openFolders,
       startRun: runs.startRun,
       stopRun: runs.stopRun,
       answerApproval: runs.answerApproval,
+      getSettings: settings.getSettings,
+      setProviderSettings: settings.setProviderSettings,
+      setApiKey: settings.setApiKey,
+      clearApiKey: settings.clearApiKey,
+      listModels: settings.listModels,
+      testConnection: settings.testConnection,
+      ...permissions,
     },
     onEvent: hub.subscribe,
     emit: hub.emit,

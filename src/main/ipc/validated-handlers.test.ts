@@ -1,7 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { TandemInvokeMethod } from '../../shared/api';
+import type { PermissionsInfo, SettingsInfo, TandemInvokeMethod } from '../../shared/api';
 import type { TandemHandlers } from './handler-types';
 import { IpcValidationError, createValidatedDispatcher } from './validated-handlers';
+
+const settingsInfo: SettingsInfo = {
+  baseUrl: 'https://api.openai.com/v1',
+  model: '',
+  presetId: 'openai',
+  hasApiKey: false,
+  needsApiKey: true,
+  keyHeldFor: null,
+  keyStorage: { persistent: false, note: '' },
+};
+const permissionsInfo: PermissionsInfo = {
+  folder: '/x',
+  mode: 'ask',
+  network: 'ask',
+  sandbox: { kind: 'none', available: false, description: '' },
+  rules: [],
+  grants: [],
+};
 
 /** Handlers that record what reached them, so a test can prove bad input never did. */
 function recordingHandlers(): {
@@ -29,10 +47,26 @@ function recordingHandlers(): {
     chooseFolder: record('chooseFolder', null),
     openFolder: record('openFolder', { folder: '/x', name: 'x', mode: 'ask' }),
     recentFolders: record('recentFolders', []),
-    getProviderStatus: record('getProviderStatus', { baseUrl: '', model: '', hasApiKey: false }),
+    getProviderStatus: record('getProviderStatus', {
+      baseUrl: '',
+      model: '',
+      hasApiKey: false,
+      needsApiKey: false,
+    }),
     startRun: record('startRun', { runId: 'r', sessionId: 's' }),
     stopRun: record('stopRun', undefined),
     answerApproval: record('answerApproval', undefined),
+    getSettings: record('getSettings', settingsInfo),
+    setProviderSettings: record('setProviderSettings', settingsInfo),
+    setApiKey: record('setApiKey', settingsInfo),
+    clearApiKey: record('clearApiKey', settingsInfo),
+    listModels: record('listModels', []),
+    testConnection: record('testConnection', { ok: true, message: 'ok' }),
+    setMode: record('setMode', { folder: '/x', name: 'x', mode: 'ask' }),
+    getPermissions: record('getPermissions', null),
+    setNetwork: record('setNetwork', permissionsInfo),
+    deleteRule: record('deleteRule', permissionsInfo),
+    revokeGrant: record('revokeGrant', permissionsInfo),
   };
   return { handlers, calls };
 }

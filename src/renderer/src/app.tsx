@@ -1,11 +1,13 @@
 import { useEffect } from 'react';
 import { SessionView } from './components/session-view';
+import { SettingsView } from './components/settings-view';
 import { WelcomeView } from './components/welcome-view';
 import { useAppStore } from './stores/app-store';
 import { useSessionStore } from './stores/session-store';
 
 export function App(): React.JSX.Element {
   const workspace = useAppStore((s) => s.workspace);
+  const settingsOpen = useAppStore((s) => s.settingsOpen);
 
   useEffect(() => {
     void useAppStore.getState().load();
@@ -24,5 +26,6 @@ export function App(): React.JSX.Element {
     });
   }, []);
 
+  if (settingsOpen) return <SettingsView workspace={workspace} />;
   return workspace ? <SessionView workspace={workspace} /> : <WelcomeView />;
 }

@@ -9,6 +9,7 @@ import { TraceList } from './trace-list';
 
 export function SessionView({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
   const closeWorkspace = useAppStore((s) => s.closeWorkspace);
+  const openSettings = useAppStore((s) => s.openSettings);
   const activeRunId = useSessionStore((s) => s.activeRunId);
   const actionError = useSessionStore((s) => s.actionError);
   const dismissError = useSessionStore((s) => s.dismissError);
@@ -23,6 +24,9 @@ export function SessionView({ workspace }: { workspace: WorkspaceInfo }): React.
             {workspace.folder}
           </span>
         </div>
+        <button type="button" className="button ghost" onClick={openSettings}>
+          Settings
+        </button>
         <button
           type="button"
           className="button ghost"

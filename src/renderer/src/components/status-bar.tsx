@@ -1,14 +1,7 @@
 import type { WorkspaceInfo } from '../../../shared/api';
-import type { PermissionMode } from '../../../shared/tool-types';
 import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
-
-const MODE_LABELS: Record<PermissionMode, string> = {
-  ask: 'Ask',
-  'auto-edit': 'Auto-accept edits',
-  'read-only': 'Read-only',
-  autonomous: 'Autonomous',
-};
+import { StatusModeSwitch } from './status-mode-switch';
 
 export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
   const provider = useAppStore((s) => s.provider);
@@ -23,7 +16,7 @@ export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JS
       <span className="sep" />
       <span title={provider?.baseUrl}>Model: {provider?.model || 'not set'}</span>
       <span className="sep" />
-      <span>Mode: {MODE_LABELS[workspace.mode]}</span>
+      <StatusModeSwitch workspace={workspace} />
       <span className="sep" />
       <span title={sandbox?.description} className={sandbox?.available ? '' : 'warn-text'}>
         {sandbox?.available ? `Sandbox: ${sandbox.kind}` : 'Commands are not sandboxed'}

@@ -10,7 +10,12 @@ interface AppStore {
   readonly workspace: WorkspaceInfo | null;
   readonly busy: boolean;
   readonly error: string | null;
+  /** The Settings view is shown over the welcome or session view. */
+  readonly settingsOpen: boolean;
   load(): Promise<void>;
+  refreshProvider(): Promise<void>;
+  openSettings(): void;
+  closeSettings(): void;
   chooseFolder(): Promise<void>;
   openFolder(folder: string): Promise<void>;
   setWorkspace(workspace: WorkspaceInfo | null): void;
@@ -40,6 +45,7 @@ export const useAppStore = create<AppStore>((set, get) => {
     workspace: null,
     busy: false,
     error: null,
+    settingsOpen: false,
     async load() {
       try {
         const [info, provider, recent] = await Promise.all([
@@ -52,6 +58,15 @@ export const useAppStore = create<AppStore>((set, get) => {
         set({ error: errorMessage(error) });
       }
     },
+    async refreshProvider() {
+      try {
+        set({ provider: await window.tandem.getProviderStatus() });
+      } catch (error) {
+        set({ error: errorMessage(error) });
+      }
+    },
+    openSettings: () => set({ settingsOpen: true }),
+    closeSettings: () => set({ settingsOpen: false }),
     chooseFolder: () => opening(() => window.tandem.chooseFolder()),
     openFolder: (folder) => opening(() => window.tandem.openFolder(folder)),
     setWorkspace: (workspace) => set({ workspace }),

@@ -1,0 +1,193 @@
+// Asks an OpenAI-compatible endpoint which models it serves (GET /models through the `openai`
+// SDK), for the Settings view's model list and connection test. Every failure becomes a message
+// a person can act on: unreachable, bad key, not an OpenAI-compatible endpoint, timeout.
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  NotFoundError,
+  PermissionDeniedError,
+} from 'openai';
+
+export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+/** Sent where no key is stored: local servers ignore it, and the SDK insists on some key. */
+export const NO_KEY_PLACEHOLDER = 'no-key';
+
+export type ProbeFailureKind =
+  'unreachable' | 'timeout' | 'unauthorized' | 'forbidden' | 'not-found' | 'http' | 'not-openai';
+
+export class ProbeError extends Error {
+  override readonly name = 'ProbeError';
+  constructor(
+    message: string,
+    readonly kind: ProbeFailureKind,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ProbeOptions {
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Model ids the endpoint lists, sorted; throws ProbeError with a person-readable message. */
+export async function listModels(
+  baseUrl: string,
+  apiKey: string | undefined,
+  options: ProbeOptions = {},
+): Promise<string[]> {
+  // Everything explicit, so nothing leaks in from OPENAI_* variables of the environment.
+  const client = new OpenAI({
+    baseURL: baseUrl,
+    apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+  });
+  const where = describeEndpoint(baseUrl);
+  let data: unknown;
+  try {
+    const page = await client.models.list(options.signal ? { signal: options.signal } : {});
+    // The SDK turns a missing `data` into []; the raw body tells an empty list from a non-API answer.
+    const body: unknown = (page as unknown as { body?: unknown }).body;
+    data =
+      typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  } catch (error) {
+    throw toProbeError(error, where, apiKey !== undefined);
+  }
+  if (!Array.isArray(data)) {
+    throw new ProbeError(
+      `${where} answered, but not like an OpenAI-compatible API (no model list at /models). ` +
+        'Check the base URL: it usually ends in /v1.',
+      'not-openai',
+    );
+  }
+  const ids = data
+    .map((m: unknown) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : null))
+    .filter((id): id is string => typeof id === 'string' && id !== '');
+  return [...new Set(ids)].sort((a, b) => a.localeCompare(b));
+}
+
+export interface ConnectionCheck {
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+  readonly model: string;
+  /** The provider refuses requests without a key (hosted services). */
+  readonly needsApiKey: boolean;
+  /** For the message: "OpenAI", "Ollama", … */
+  readonly providerLabel: string;
+}
+
+export interface ConnectionResult {
+  readonly ok: boolean;
+  readonly message: string;
+  readonly models?: readonly string[];
+}
+
+export async function testConnection(
+  check: ConnectionCheck,
+  options: ProbeOptions = {},
+): Promise<ConnectionResult> {
+  if (check.needsApiKey && check.apiKey === undefined) {
+    return {
+      ok: false,
+      message: `${check.providerLabel} needs an API key: add one under API key, then test again.`,
+    };
+  }
+  let models: string[];
+  try {
+    models = await listModels(check.baseUrl, check.apiKey, options);
+  } catch (error) {
+    if (error instanceof ProbeError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const where = describeEndpoint(check.baseUrl);
+  const count = `${models.length} model${models.length === 1 ? '' : 's'} available`;
+  if (check.model === '') {
+    return { ok: true, message: `Connected to ${where}: ${count}. Choose a model.`, models };
+  }
+  if (models.length > 0 && !models.includes(check.model)) {
+    return {
+      ok: true,
+      message:
+        `Connected to ${where} (${count}), but "${check.model}" is not among them; ` +
+        'runs may fail unless this server accepts other names.',
+      models,
+    };
+  }
+  return { ok: true, message: `Connected to ${where}: "${check.model}" is available.`, models };
+}
+
+function describeEndpoint(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+function toProbeError(error: unknown, where: string, sentKey: boolean): ProbeError {
+  // Timeout before connection error: the timeout class extends it.
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ProbeError(`${where} did not answer in time. Is the server running?`, 'timeout');
+  }
+  if (error instanceof APIConnectionError) {
+    const cause = (error as { cause?: { code?: string; cause?: { code?: string } } }).cause;
+    const code = cause?.code ?? cause?.cause?.code;
+    return new ProbeError(
+      `Cannot reach ${where}${code ? ` (${code})` : ''}. Check the base URL and that the server is running.`,
+      'unreachable',
+    );
+  }
+  if (error instanceof AuthenticationError) {
+    return new ProbeError(
+      sentKey
+        ? `${where} refused the API key (401). Check the key, or replace it.`
+        : `${where} needs an API key (401). Add one, then test again.`,
+      'unauthorized',
+      401,
+    );
+  }
+  if (error instanceof PermissionDeniedError) {
+    return new ProbeError(
+      `${where} refused access (403): the key may lack permission to list models.`,
+      'forbidden',
+      403,
+    );
+  }
+  if (error instanceof NotFoundError) {
+    return new ProbeError(
+      `${where} has no /models here (404): this base URL is not an OpenAI-compatible endpoint. ` +
+        'It usually ends in /v1.',
+      'not-found',
+      404,
+    );
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    return new ProbeError(
+      `${where} answered with an error (${error.status}): ${firstLine(error.message)}`,
+      'http',
+      error.status,
+    );
+  }
+  if (error instanceof Error && error.name !== 'AbortError') {
+    // A 200 that is not JSON (an HTML page at the wrong URL) surfaces as a parse error.
+    return new ProbeError(
+      `${where} answered, but not like an OpenAI-compatible API (${firstLine(error.message)}). ` +
+        'Check the base URL: it usually ends in /v1.',
+      'not-openai',
+    );
+  }
+  throw error;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

@@ -1,0 +1,115 @@
+// The open project's mode, network setting, "always" rules and active grants, as the Settings
+// view shows and edits them. The store and the grant book are the same instances the agent uses.
+import { createHash } from 'node:crypto';
+import type { PermissionsInfo, RuleInfo, WorkspaceInfo } from '../../shared/api';
+import type { PermissionMode, SandboxState } from '../../shared/tool-types';
+import type { GrantBook } from '../permissions/grant-book';
+import { MODE_LABELS } from '../permissions/modes';
+import { describeRule, type PermissionRule } from '../permissions/permission-rule';
+import { withoutRule, type PermissionsStore } from '../permissions/project-permissions-store';
+import type { TandemHandlers } from './handler-types';
+
+export interface PermissionHandlerDeps {
+  readonly permissions: PermissionsStore;
+  readonly grants: GrantBook;
+  readonly sandboxState: () => SandboxState | Promise<SandboxState>;
+  /** The folder open in main right now. */
+  readonly workspace: () => WorkspaceInfo | null;
+  /** The session whose "for this session" grants are shown (the latest run's). */
+  readonly sessionId: () => string | null;
+  /** The mode changed: tell the window (status bar) about the workspace. */
+  readonly onModeChanged: (workspace: WorkspaceInfo) => void;
+}
+
+export type PermissionHandlers = Pick<
+  TandemHandlers,
+  'setMode' | 'getPermissions' | 'setNetwork' | 'deleteRule' | 'revokeGrant'
+>;
+
+export const NO_FOLDER_MESSAGE = 'Open a folder first: modes and rules belong to a project.';
+
+/** A rule's id comes from its content, so deleting by id never hits a rule that moved. */
+export function ruleId(rule: PermissionRule): string {
+  const what = rule.kind === 'command' ? ['command', ...rule.prefix] : ['tool', rule.tool];
+  return `rule-${createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16)}`;
+}
+
+export function autonomousRefusal(sandbox: SandboxState): string {
+  return (
+    `${MODE_LABELS.autonomous} mode needs a sandbox for commands, and this machine has none ` +
+    `(${sandbox.description}). Choose another mode.`
+  );
+}
+
+export function createPermissionHandlers(deps: PermissionHandlerDeps): PermissionHandlers {
+  function requireFolder(): WorkspaceInfo {
+    const workspace = deps.workspace();
+    if (!workspace) throw new Error(NO_FOLDER_MESSAGE);
+    return workspace;
+  }
+
+  async function describe(folder: string): Promise<PermissionsInfo> {
+    const [stored, sandbox] = await Promise.all([
+      deps.permissions.load(folder),
+      deps.sandboxState(),
+    ]);
+    const rules: RuleInfo[] = stored.rules.map((r) => ({
+      id: ruleId(r.rule),
+      kind: r.rule.kind,
+      description: describeRule(r.rule),
+      createdAt: r.createdAt,
+      lastUsedAt: deps.grants.ruleLastUsed(folder, r.rule),
+    }));
+    const grants = deps.grants.active(folder, deps.sessionId()).map((g) => ({
+      id: g.id,
+      kind: g.scope.kind,
+      description: describeRule(g.rule),
+      grantedAt: g.grantedAt,
+      expiresAt: g.scope.kind === 'until' ? g.scope.expiresAt : null,
+      lastUsedAt: g.lastUsedAt,
+    }));
+    return { folder, mode: stored.mode, network: stored.network, sandbox, rules, grants };
+  }
+
+  return {
+    async setMode(mode: PermissionMode) {
+      const workspace = requireFolder();
+      if (mode === 'autonomous') {
+        const sandbox = await deps.sandboxState();
+        if (!sandbox.available) throw new Error(autonomousRefusal(sandbox));
+      }
+      const stored = await deps.permissions.load(workspace.folder);
+      await deps.permissions.save(workspace.folder, { ...stored, mode });
+      const changed: WorkspaceInfo = { ...workspace, mode };
+      deps.onModeChanged(changed);
+      return changed;
+    },
+    async getPermissions() {
+      const workspace = deps.workspace();
+      return workspace ? describe(workspace.folder) : null;
+    },
+    async setNetwork(network) {
+      const { folder } = requireFolder();
+      const stored = await deps.permissions.load(folder);
+      await deps.permissions.save(folder, { ...stored, network });
+      return describe(folder);
+    },
+    async deleteRule(id) {
+      const { folder } = requireFolder();
+      const stored = await deps.permissions.load(folder);
+      const found = stored.rules.find((r) => ruleId(r.rule) === id);
+      if (!found)
+        throw new Error('That rule is no longer stored (it may have been deleted already).');
+      await deps.permissions.save(folder, withoutRule(stored, found.rule));
+      return describe(folder);
+    },
+    async revokeGrant(id) {
+      const { folder } = requireFolder();
+      const known = deps.grants.active(folder, deps.sessionId()).some((g) => g.id === id);
+      if (!known || !deps.grants.revoke(id)) {
+        throw new Error('That grant is no longer active (it may have expired or been revoked).');
+      }
+      return describe(folder);
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TANDEM_INVOKE_METHODS, type TandemInvokeMethod } from '../../shared/api';
+import {
+  startScriptedOpenAIServer,
+  type ScriptedServer,
+} from '../../test-support/scripted-openai-server';
+import { GrantBook } from '../permissions/grant-book';
+import { JsonFilePermissionsStore } from '../permissions/project-permissions-store';
+import { JsonFileSettingsStore } from '../store/provider-settings';
+import { MemorySecretStore } from '../store/secret-store';
+import { createHandlers, type TandemBackend } from './create-handlers';
+import { createValidatedDispatcher, type InvokeDispatcher } from './validated-handlers';
+
+const KEY = 'sk-live-7f3c9a1e5b2d4f6a8c0e';
+
+let server: ScriptedServer;
+let root: string;
+let project: string;
+let backend: TandemBackend;
+let call: InvokeDispatcher;
+let secrets: MemorySecretStore;
+
+beforeAll(async () => {
+  server = await startScriptedOpenAIServer({ turns: [], model: 'scripted-model' });
+});
+afterAll(() => server?.close());
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-settings-ipc-')));
+  project = join(root, 'project');
+  await mkdir(project);
+  secrets = new MemorySecretStore();
+  backend = createHandlers({
+    appName: 'Tandem',
+    appVersion: '0',
+    dataDir: join(root, 'data'),
+    chooseFolder: async () => project,
+    sandboxState: () => ({ kind: 'bwrap', available: true, description: 'bubblewrap' }),
+    settings: new JsonFileSettingsStore(join(root, 'data')),
+    secrets,
+    permissions: new JsonFilePermissionsStore(join(root, 'data')),
+    grants: new GrantBook(),
+    probe: { timeoutMs: 2000 },
+  });
+  // Through the same validation wrapper the window's calls pass.
+  call = createValidatedDispatcher(backend.handlers);
+});
+
+afterEach(async () => {
+  await backend.dispose();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('settings handlers', () => {
+  it('starts from the OpenAI preset with no key, and says where a key would be kept', async () => {
+    await expect(call('getSettings', [])).resolves.toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      model: '',
+      presetId: 'openai',
+      hasApiKey: false,
+      needsApiKey: true,
+      keyHeldFor: null,
+      keyStorage: { persistent: false, note: expect.stringContaining('memory for this run only') },
+    });
+  });
+
+  it('saves provider settings (trimmed) and reflects them in provider status', async () => {
+    await call('setProviderSettings', [
+      { baseUrl: ` ${server.baseUrl} `, model: ' scripted-model ', presetId: 'custom' },
+    ]);
+    await expect(call('getProviderStatus', [])).resolves.toEqual({
+      baseUrl: server.baseUrl,
+      model: 'scripted-model',
+      hasApiKey: false,
+      needsApiKey: false,
+    });
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    [
+      'a base URL that is not a URL',
+      { baseUrl: 'localhost:11434', model: '', presetId: 'ollama' },
+      /http:\/\/ or https:\/\//,
+    ],
+    [
+      'a file: URL',
+      { baseUrl: 'file:///etc/passwd', model: '', presetId: 'custom' },
+      /http:\/\/ or https:\/\//,
+    ],
+    [
+      'a javascript: URL',
+      { baseUrl: 'javascript:alert(1)', model: '', presetId: 'custom' },
+      /http:\/\/ or https:\/\//,
+    ],
+    ['an empty base URL', { baseUrl: '  ', model: '', presetId: 'custom' }, /base URL is empty/],
+    [
+      'an unknown preset',
+      { baseUrl: 'https://x.test/v1', model: '', presetId: 'acme' },
+      /argument 1 \(presetId\)/,
+    ],
+    [
+      'an extra field',
+      { baseUrl: 'https://x.test/v1', model: '', presetId: 'custom', apiKey: 'k' },
+      /argument 1/,
+    ],
+    [
+      'a model with a line break',
+      { baseUrl: 'https://x.test/v1', model: 'a\nb', presetId: 'custom' },
+      /control characters/,
+    ],
+  ])('refuses %s and keeps the stored settings', async (_name, input, message) => {
+    await expect(call('setProviderSettings', [input])).rejects.toThrow(message);
+    await expect(call('getSettings', [])).resolves.toMatchObject({
+      baseUrl: 'https://api.openai.com/v1',
+    });
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ['an empty key', '   ', /API key is empty/],
+    ['a key with a space inside', 'sk-abc def', /spaces or line breaks/],
+    ['a key with a line break', 'sk-abc\nrm -rf', /spaces or line breaks/],
+    ['a number', 42, /expected string/],
+  ])('refuses %s', async (_name, key, message) => {
+    await expect(call('setApiKey', [key])).rejects.toThrow(message);
+    await expect(secrets.get()).resolves.toBeUndefined();
+  });
+
+  it('lists models and tests the connection against the stored provider with the stored key', async () => {
+    await call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
+    ]);
+    await call('setApiKey', [`  ${KEY}  `]);
+    await expect(secrets.get()).resolves.toBe(KEY);
+    await expect(call('listModels', [])).resolves.toEqual(['scripted-model']);
+    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    await expect(call('testConnection', [])).resolves.toMatchObject({
+      ok: true,
+      models: ['scripted-model'],
+    });
+  });
+
+  it('sends the key only to the origin it was entered for', async () => {
+    const other = await startScriptedOpenAIServer({ turns: [], model: 'other-model' });
+    try {
+      const at = (baseUrl: string) => ({ baseUrl, model: '', presetId: 'custom' });
+      await call('setProviderSettings', [at(server.baseUrl)]);
+      await call('setApiKey', [KEY]);
+      // Another origin (say, a window that was tricked into changing the URL): the key stays home.
+      const moved = await call('setProviderSettings', [at(other.baseUrl)]);
+      expect(moved).toMatchObject({
+        hasApiKey: false,
+        keyHeldFor: new URL(server.baseUrl).host,
+      });
+      await expect(call('listModels', [])).resolves.toEqual(['other-model']);
+      expect(JSON.stringify(other.requests)).not.toContain(KEY);
+      expect(other.requests.at(-1)?.headers.authorization).toBe('Bearer no-key');
+      // Another path on the same origin keeps it; so does coming back.
+      await call('setProviderSettings', [at(`${server.baseUrl}/`)]);
+      await expect(call('getSettings', [])).resolves.toMatchObject({
+        hasApiKey: true,
+        keyHeldFor: null,
+      });
+      await call('listModels', []);
+      expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('explains a failed model list as an error with a message', async () => {
+    await call('setProviderSettings', [
+      { baseUrl: 'http://127.0.0.1:9/v1', model: '', presetId: 'custom' },
+    ]);
+    await expect(call('listModels', [])).rejects.toThrow(/Cannot reach 127\.0\.0\.1:9/);
+    await expect(call('testConnection', [])).resolves.toEqual({
+      ok: false,
+      message: expect.stringMatching(/Cannot reach 127\.0\.0\.1:9/),
+    });
+  });
+
+  it('never returns the key from any handler', async () => {
+    await call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
+    ]);
+    const returned: unknown[] = [await call('setApiKey', [KEY])];
+    await call('openFolder', [project]);
+    const argsFor: Partial<Record<TandemInvokeMethod, unknown[]>> = {
+      ping: ['x'],
+      openFolder: [project],
+      setProviderSettings: [
+        { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
+      ],
+      setMode: ['read-only'],
+      setNetwork: ['off'],
+    };
+    // Every method that reads state, with the key stored (runs, key edits and deletions aside).
+    const skip = new Set<TandemInvokeMethod>([
+      'setApiKey',
+      'clearApiKey',
+      'startRun',
+      'stopRun',
+      'answerApproval',
+      'deleteRule',
+      'revokeGrant',
+    ]);
+    for (const method of TANDEM_INVOKE_METHODS) {
+      if (skip.has(method)) continue;
+      returned.push(await call(method, argsFor[method] ?? []));
+    }
+    const everything = JSON.stringify(returned);
+    expect(everything).toContain('scripted-model'); // the results are real, not empty
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain(KEY.slice(4, 20));
+    // Failures must not carry it either.
+    const failures = await Promise.all(
+      (['startRun', 'deleteRule', 'revokeGrant'] as const).map((m) =>
+        call(m, ['x']).then(
+          () => '',
+          (e: Error) => e.message,
+        ),
+      ),
+    );
+    expect(failures.join('\n')).not.toContain(KEY);
+    const cleared = await call('clearApiKey', []);
+    expect(cleared).toMatchObject({ hasApiKey: false });
+    await expect(secrets.get()).resolves.toBeUndefined();
+  });
+});

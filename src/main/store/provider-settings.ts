@@ -1,0 +1,146 @@
+// Which provider Tandem talks to: base URL, model and preset (the key lives in the SecretStore).
+// Plain Node: a JSON file for the CLI's data folder and the e2e bridge; the app uses the
+// electron-store adapter (./electron-settings-store.ts) of the same interface.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { baseUrlSchema } from '../../shared/ipc-schemas';
+import {
+  DEFAULT_PRESET_ID,
+  PROVIDER_PRESET_IDS,
+  presetById,
+  type ProviderPresetId,
+} from '../../shared/provider-presets';
+
+export const SETTINGS_VERSION = 1;
+export const SETTINGS_FILE = 'settings.json';
+
+export interface ProviderSettings {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly presetId: ProviderPresetId;
+  /**
+   * Origin (scheme, host, port) the stored API key was entered for. The key is sent only there,
+   * so changing the base URL (by the person, or by a compromised window) cannot redirect it.
+   */
+  readonly keyOrigin?: string;
+}
+
+export interface SettingsStore {
+  /** The stored settings, or the defaults when nothing is stored yet. Throws on a corrupt store. */
+  load(): Promise<ProviderSettings>;
+  save(settings: ProviderSettings): Promise<void>;
+}
+
+export const DEFAULT_PROVIDER_SETTINGS: ProviderSettings = {
+  baseUrl: presetById(DEFAULT_PRESET_ID).baseUrl,
+  model: '',
+  presetId: DEFAULT_PRESET_ID,
+};
+
+const providerSchema = z
+  .object({
+    baseUrl: baseUrlSchema,
+    model: z.string().max(300),
+    presetId: z.enum(PROVIDER_PRESET_IDS),
+    keyOrigin: z.string().max(2000).optional(),
+  })
+  .strict();
+
+export const settingsFileSchema = z
+  .object({ version: z.literal(SETTINGS_VERSION), provider: providerSchema })
+  .strict();
+
+export type SettingsFile = z.infer<typeof settingsFileSchema>;
+
+const NOT_RESET = 'Fix or delete it; Tandem does not reset your settings silently.';
+
+/** Validates a stored value (any source); a newer version or a broken value is a clear error. */
+export function parseSettings(raw: unknown, source: string): ProviderSettings {
+  const version =
+    typeof raw === 'object' && raw !== null ? (raw as { version?: unknown }).version : undefined;
+  if (typeof version === 'number' && version > SETTINGS_VERSION) {
+    throw new Error(
+      `${source} was written by a newer Tandem (settings version ${version}; this one reads ${SETTINGS_VERSION}).`,
+    );
+  }
+  const parsed = settingsFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw new Error(
+      `${source} is not a valid settings file${where}: ${issue?.message ?? 'unknown problem'}. ${NOT_RESET}`,
+    );
+  }
+  const { keyOrigin, ...provider } = parsed.data.provider;
+  return keyOrigin === undefined ? provider : { ...provider, keyOrigin };
+}
+
+/** The origin a key entered for this base URL belongs to. */
+export function originOf(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}
+
+/** The value written to a store: validated, so a bad value never reaches the disk. */
+export function settingsFileValue(settings: ProviderSettings): SettingsFile {
+  const parsed = settingsFileSchema.safeParse({
+    version: SETTINGS_VERSION,
+    provider: {
+      baseUrl: settings.baseUrl,
+      model: settings.model,
+      presetId: settings.presetId,
+      ...(settings.keyOrigin !== undefined ? { keyOrigin: settings.keyOrigin } : {}),
+    },
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Settings not saved: ${issue?.message ?? 'invalid value'}.`);
+  }
+  return parsed.data;
+}
+
+let tempCounter = 0;
+
+export class JsonFileSettingsStore implements SettingsStore {
+  readonly file: string;
+  // Saves are serialised so two quick edits cannot interleave their renames.
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, SETTINGS_FILE);
+  }
+
+  async load(): Promise<ProviderSettings> {
+    await this.queue;
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_PROVIDER_SETTINGS;
+      throw error;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${this.file} is not valid JSON (${(error as Error).message}). ${NOT_RESET}`);
+    }
+    return parseSettings(raw, this.file);
+  }
+
+  save(settings: ProviderSettings): Promise<void> {
+    const next = this.queue.then(async () => {
+      const value = settingsFileValue(settings);
+      await mkdir(dirname(this.file), { recursive: true });
+      // Write beside, then rename: a crash leaves the old file or the new one, never half of one.
+      const temp = `${this.file}.${process.pid}.${++tempCounter}.tmp`;
+      await writeFile(temp, JSON.stringify(value, null, 2) + '\n', {
+        encoding: 'utf8',
+        mode: 0o600,
+      });
+      await rename(temp, this.file);
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
