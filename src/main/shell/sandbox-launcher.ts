@@ -14,6 +14,19 @@ export interface SandboxPlan {
 }
 
 /** Paths inside the project that stay read-only. Only existing ones are bound. */
+/** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
+export const BWRAP_BASE_ARGS: readonly string[] = [
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+];
+
 export function protectedPaths(folder: string): string[] {
   return [path.join(folder, '.git', 'hooks'), path.join(folder, '.git', 'config')].filter((p) =>
     existsSync(p),
@@ -39,18 +52,7 @@ function isInside(parent: string, child: string): boolean {
  * keeping it as the controlling terminal lets Ctrl-C and job control work for the person.
  */
 export function bwrapArgv(plan: SandboxPlan, command: readonly string[]): string[] {
-  const argv = [
-    'bwrap',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-  ];
+  const argv = ['bwrap', ...BWRAP_BASE_ARGS];
   // Hide the home folder (unless it is the system root or the project itself).
   if (
     plan.home &&

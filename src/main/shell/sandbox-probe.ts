@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { SandboxState } from '../../shared/tool-types';
+import { BWRAP_BASE_ARGS } from './sandbox-launcher';
 
 const BWRAP_DESCRIPTION =
   'bubblewrap: system read-only, project read-write, private /tmp, home hidden';
@@ -17,15 +18,7 @@ async function probe(): Promise<SandboxState> {
   switch (process.platform) {
     case 'linux': {
       const works = await succeeds('bwrap', [
-        '--ro-bind',
-        '/',
-        '/',
-        '--dev',
-        '/dev',
-        '--proc',
-        '/proc',
-        '--tmpfs',
-        '/tmp',
+        ...BWRAP_BASE_ARGS,
         '--unshare-net',
         '--unshare-pid',
         '--die-with-parent',

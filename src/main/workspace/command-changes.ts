@@ -1,6 +1,7 @@
 // What a shell command changed on disk, built from two shadow-git trees: a summary
 // ("3 files changed, +12 −4") and one unified diff per file.
-import { createTwoFilesPatch, structuredPatch } from 'diff';
+import { createTwoFilesPatch } from 'diff';
+import { diffStats } from './diff-stats';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'type-changed';
 
@@ -91,7 +92,7 @@ export function describeChanges(
     }
     const oldText = before?.toString('utf8') ?? '';
     const newText = after?.toString('utf8') ?? '';
-    const counts = lineCounts(oldText, newText);
+    const counts = diffStats(oldText, newText);
     added += counts.added;
     removed += counts.removed;
     let diff = createTwoFilesPatch(
@@ -125,18 +126,6 @@ export function renderChanges(changes: CommandChanges): string {
   }
   const diffs = changes.files.map((file) => file.diff).filter((diff) => diff !== '');
   return [...lines, '', ...diffs].join('\n').trimEnd();
-}
-
-function lineCounts(oldText: string, newText: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const hunk of structuredPatch('a', 'b', oldText, newText, '', '', { context: 0 }).hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith('+')) added += 1;
-      else if (line.startsWith('-')) removed += 1;
-    }
-  }
-  return { added, removed };
 }
 
 function isBinary(content: Buffer | undefined): boolean {

@@ -1,23 +1,7 @@
 // The preview a person sees before a write: a unified diff (jsdiff), or the size of a new file.
-import { createTwoFilesPatch, structuredPatch } from 'diff';
+import { createTwoFilesPatch } from 'diff';
+import { diffStats } from '../../workspace/diff-stats';
 import type { ToolPreview } from '../../../shared/tool-types';
-
-export interface DiffStats {
-  readonly added: number;
-  readonly removed: number;
-}
-
-export function diffStats(oldText: string, newText: string): DiffStats {
-  let added = 0;
-  let removed = 0;
-  for (const hunk of structuredPatch('a', 'b', oldText, newText, '', '', { context: 0 }).hunks) {
-    for (const line of hunk.lines) {
-      if (line.startsWith('+')) added += 1;
-      else if (line.startsWith('-')) removed += 1;
-    }
-  }
-  return { added, removed };
-}
 
 export function countLines(text: string): number {
   if (text === '') return 0;

@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { writeFileAtomic } from '../../workspace/atomic-write';
 import { defineTool, ToolError, type ToolContext } from '../tool';
-import { diffPreview, diffStats } from './diff-preview';
+import { diffStats } from '../../workspace/diff-stats';
+import { diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
 import { guarded, pathTarget } from './guarded-path';
 import { applyEdit } from './text-edit';

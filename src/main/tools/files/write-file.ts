@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import { writeFileAtomic } from '../../workspace/atomic-write';
 import { defineTool, ToolError } from '../tool';
-import { countLines, diffPreview, diffStats } from './diff-preview';
+import { diffStats } from '../../workspace/diff-stats';
+import { countLines, diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
 import { guarded, pathTarget } from './guarded-path';
 
