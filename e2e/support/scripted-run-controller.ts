@@ -2,6 +2,7 @@
 // for the agent at the IPC seam so the window's session view can be driven end to end; it keeps
 // the broker's rules that matter to the window (an answer only for a pending request, once,
 // with the hash of the arguments that were shown).
+import type { AlwaysRulePreview, RevertOutcome } from '../../src/shared/api';
 import type { RunEvent } from '../../src/shared/events';
 import type { ApprovalAnswer } from '../../src/shared/tool-types';
 import { isAllow } from '../../src/shared/tool-types';
@@ -154,6 +155,31 @@ export class ScriptedRunController implements RunController {
       usage: { promptTokens: 1200, completionTokens: 80, totalTokens: 1280 },
     });
     this.emit({ type: 'run-finished', runId, reason: 'done' });
+  }
+
+  async previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview> {
+    if (this.pending?.requestId !== requestId)
+      throw new Error(`No pending approval "${requestId}".`);
+    const rule = `\`${SCRIPTED_COMMAND.split(' ').slice(0, 2).join(' ')}\``;
+    return {
+      rules: [rule],
+      matched: 0,
+      examples: [],
+      summary: `${rule} would not have run any earlier call of this project without asking`,
+    };
+  }
+
+  // The scripted command finishes at once: nothing is ever running to type into or undo.
+  async sendTerminalInput(): Promise<boolean> {
+    return false;
+  }
+
+  async revertCall(callId: string): Promise<RevertOutcome> {
+    return { ok: false, message: `${callId} changed no files.`, files: [] };
+  }
+
+  async revertRun(runId: string): Promise<RevertOutcome> {
+    return { ok: false, message: `${runId} changed no files.`, files: [] };
   }
 
   async stopRun(runId: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type HandlerDeps,
   type TandemBackend,
 } from '../../src/main/ipc/create-handlers';
+import { createAgentRunControllerFactory } from '../../src/main/ipc/agent-run-controller';
 import { GrantBook } from '../../src/main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../../src/main/permissions/project-permissions-store';
 import { presetForBaseUrl } from '../../src/shared/provider-presets';
@@ -32,10 +33,15 @@ export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
       readonly model: string;
       readonly apiKey?: string;
     };
+    /**
+     * Run the REAL agent behind the window (createAgentRunControllerFactory): the provider from
+     * the stored settings, real tools in the opened folder, the real permission gate and broker.
+     */
+    readonly realAgent?: boolean;
   };
 
 export async function startTestBridge(options: TestBridgeOptions): Promise<TestBridge> {
-  const { provider, ...deps } = options;
+  const { provider, realAgent, ...deps } = options;
   // The same stores the CLI uses: JSON files in the (temporary) data folder, the key in memory.
   const settings = deps.settings ?? new JsonFileSettingsStore(deps.dataDir);
   const secrets = deps.secrets ?? new MemorySecretStore();
@@ -44,15 +50,32 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
     await settings.save({ baseUrl: provider.baseUrl, model: provider.model, presetId });
     if (provider.apiKey !== undefined) await storeApiKey(settings, secrets, provider.apiKey);
   }
+  // One instance of each, shared by the handlers and the agent, as in the app.
+  const permissions = deps.permissions ?? new JsonFilePermissionsStore(deps.dataDir);
+  const grants = deps.grants ?? new GrantBook();
+  const sandboxState =
+    deps.sandboxState ??
+    (() => ({ kind: 'none' as const, available: false, description: 'test bridge' }));
+  const runControllerFactory = realAgent
+    ? createAgentRunControllerFactory({
+        dataDir: deps.dataDir,
+        settings,
+        secrets,
+        permissions,
+        grants,
+        sandbox: async () => sandboxState(),
+      })
+    : deps.runControllerFactory;
   const backend = createHandlers({
     appName: 'Tandem',
     appVersion: '0.0.0-test',
-    sandboxState: () => ({ kind: 'none', available: false, description: 'test bridge' }),
-    permissions: new JsonFilePermissionsStore(deps.dataDir),
-    grants: new GrantBook(),
     ...deps,
+    sandboxState,
+    permissions,
+    grants,
     settings,
     secrets,
+    ...(runControllerFactory ? { runControllerFactory } : {}),
   });
   const dispatch = createValidatedDispatcher(backend.handlers);
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });

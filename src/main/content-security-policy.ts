@@ -1,10 +1,12 @@
 // The window's Content-Security-Policy. Main sends it as a header and src/renderer/index.html
 // carries the same text in a <meta> (a test keeps the two equal): only our own scripts, styles
-// and images; no inline script, no eval, no network, no frames, no plugins.
+// and images; no inline script, no eval, no network, no frames, no plugins. Inline *styles* are
+// allowed: xterm.js (the shell cards' terminals) sizes and colours its rows through <style>
+// elements it creates. Styles cannot run code; script-src stays 'self' only.
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
@@ -18,6 +20,4 @@ export const CONTENT_SECURITY_POLICY = [
 export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
   "script-src 'self'",
   "script-src 'self' 'unsafe-inline'",
-)
-  .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
-  .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*");
+).replace("connect-src 'self'", "connect-src 'self' ws://localhost:* ws://127.0.0.1:*");

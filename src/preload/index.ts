@@ -28,6 +28,10 @@ const api: TandemApi = {
   stopRun: (runId) => invoke('stopRun', runId),
   answerApproval: (requestId, argsHash, answer) =>
     invoke('answerApproval', requestId, argsHash, answer),
+  previewAlwaysRule: (requestId) => invoke('previewAlwaysRule', requestId),
+  sendTerminalInput: (callId, data) => invoke('sendTerminalInput', callId, data),
+  revertCall: (callId) => invoke('revertCall', callId),
+  revertRun: (runId) => invoke('revertRun', runId),
   getSettings: () => invoke('getSettings'),
   setProviderSettings: (settings) => invoke('setProviderSettings', settings),
   setApiKey: (key) => invoke('setApiKey', key),

@@ -88,6 +88,24 @@ export interface PermissionsInfo {
   readonly grants: readonly GrantInfo[];
 }
 
+/** What undoing a call or a run did: the files restored or deleted, or why nothing was. */
+export interface RevertOutcome {
+  readonly ok: boolean;
+  /** Person-readable, e.g. "restored notes.txt" or "out.txt changed since the command ran". */
+  readonly message: string;
+  readonly files: readonly { readonly path: string; readonly action: 'restored' | 'deleted' }[];
+}
+
+/** The rule "Always allow" would store, and what it would have let run among earlier calls. */
+export interface AlwaysRulePreview {
+  /** e.g. "`npm test`"; several when a command line has several parts. */
+  readonly rules: readonly string[];
+  readonly matched: number;
+  readonly examples: readonly string[];
+  /** "`npm test` would have run 14 earlier calls without asking, e.g. …" */
+  readonly summary: string;
+}
+
 /** Something main pushes to the window: run events, and workspace changes. */
 export type AppEvent =
   | { readonly type: 'run-event'; readonly sessionId: string; readonly event: RunEvent }
@@ -105,6 +123,14 @@ export interface TandemApi {
   startRun(task: string): Promise<{ readonly runId: string; readonly sessionId: string }>;
   stopRun(runId: string): Promise<void>;
   answerApproval(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
+  /** What "Always allow" would store for a pending request, previewed over earlier calls. */
+  previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview>;
+  /** The person's keystrokes into one running command; false when it is not running. */
+  sendTerminalInput(callId: string, data: string): Promise<boolean>;
+  /** Undo one call's changes on disk (an edit, a write, or a command that changed files). */
+  revertCall(callId: string): Promise<RevertOutcome>;
+  /** Undo every change of one run, newest first. */
+  revertRun(runId: string): Promise<RevertOutcome>;
   getSettings(): Promise<SettingsInfo>;
   setProviderSettings(settings: ProviderSettingsInput): Promise<SettingsInfo>;
   /** Stores the key (write-only: nothing ever returns it). */
@@ -137,6 +163,10 @@ export const TANDEM_INVOKE_METHODS = [
   'startRun',
   'stopRun',
   'answerApproval',
+  'previewAlwaysRule',
+  'sendTerminalInput',
+  'revertCall',
+  'revertRun',
   'getSettings',
   'setProviderSettings',
   'setApiKey',
@@ -154,6 +184,9 @@ export const TANDEM_INVOKE_METHODS = [
 type Missing = Exclude<TandemInvokeMethod, (typeof TANDEM_INVOKE_METHODS)[number]>;
 const everyMethodListed: Missing extends never ? true : Missing = true;
 void everyMethodListed;
+
+/** Most characters one `sendTerminalInput` call may carry (4 KB of keystrokes or a paste piece). */
+export const TERMINAL_INPUT_MAX = 4096;
 
 export const IPC_PREFIX = 'tandem:';
 export const IPC_EVENT_CHANNEL = 'tandem:event';

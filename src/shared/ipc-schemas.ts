@@ -1,7 +1,7 @@
 // Schemas for every IPC payload. Main validates each call against these before anything runs:
 // the window is untrusted input (DESIGN.md §1). zod is plain TypeScript, so it may live here.
 import { z } from 'zod';
-import type { TandemInvokeMethod } from './api';
+import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
 import { PERMISSION_MODES, type PermissionMode } from './tool-types';
 
@@ -89,6 +89,11 @@ export const ipcArgSchemas = {
   startRun: z.tuple([z.string().min(1).max(200_000)]),
   stopRun: z.tuple([id]),
   answerApproval: z.tuple([id, z.string().min(1).max(200), approvalAnswerSchema]),
+  previewAlwaysRule: z.tuple([id]),
+  // Keystrokes and pastes; a larger paste is split by the window.
+  sendTerminalInput: z.tuple([id, z.string().min(1).max(TERMINAL_INPUT_MAX)]),
+  revertCall: z.tuple([id]),
+  revertRun: z.tuple([id]),
   getSettings: z.tuple([]),
   setProviderSettings: z.tuple([providerSettingsSchema]),
   setApiKey: z.tuple([apiKeySchema]),

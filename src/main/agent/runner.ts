@@ -8,6 +8,7 @@ import type { ChatMessage } from './chat-message';
 import { fitHistory } from './context';
 import { AbortedError, type AssistantTurn, type ChatProvider } from './provider';
 import { answerToolCalls, type RunTaint } from './tool-calls';
+import { uniqueCallIds } from './unique-call-ids';
 
 export const DEFAULT_MAX_STEPS = 50;
 
@@ -44,7 +45,8 @@ export async function runLoop(
     if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
     if (turn.kind === 'failed') return { reason: 'error', message: turn.message };
 
-    const { text, toolCalls, usage } = turn.turn;
+    const { text, usage } = turn.turn;
+    const toolCalls = uniqueCallIds(turn.turn.toolCalls, deps.history());
     if (usage) deps.emit({ type: 'usage', runId, usage });
     deps.append({
       role: 'assistant',

@@ -158,5 +158,80 @@ describe('agent run controller', () => {
       .chatBodies()[1]
       ?.messages.find((m) => (m as { role?: string }).role === 'tool');
     expect(JSON.stringify(toolMessage)).toMatch(/2 files changed/);
+
+    // Undo from the window: the created file goes, the deleted one comes back.
+    const reverted = await s.controller.revertCall(asked.callId);
+    expect(reverted).toMatchObject({
+      ok: true,
+      message: 'Reverted: deleted a.txt, restored gone.txt',
+    });
+    expect(existsSync(join(s.folder, 'a.txt'))).toBe(false);
+    expect(await readFile(join(s.folder, 'gone.txt'), 'utf8')).toBe('bye\n');
+  });
+
+  it('refuses to revert a call whose file changed since, and reverts a whole run', async () => {
+    const s = await setup([writeTurn, { text: 'ok' }]);
+    const { runId } = await s.controller.startRun('write a note');
+    const asked = await s.next('approval-requested');
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    await s.controller.answerApproval(asked.requestId, asked.argsHash, { kind: 'allow-once' });
+    await s.next('run-finished');
+    await writeFile(join(s.folder, 'notes.txt'), 'edited by the person\n');
+    const refused = await s.controller.revertCall(asked.callId);
+    expect(refused.ok).toBe(false);
+    // Paths are shown relative to the project.
+    expect(refused.message).toMatch(
+      /^Not reverted: 1 file\(s\) changed since call \S+ wrote them: notes\.txt\./,
+    );
+    expect(await readFile(join(s.folder, 'notes.txt'), 'utf8')).toBe('edited by the person\n');
+    await writeFile(join(s.folder, 'notes.txt'), 'hello\n');
+    await expect(s.controller.revertRun(runId)).resolves.toMatchObject({ ok: true });
+    expect(existsSync(join(s.folder, 'notes.txt'))).toBe(false);
+  });
+
+  it("sends the person's keystrokes to the running command only", async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'read line; echo "got:$line"' } }] },
+      { text: 'done' },
+    ]);
+    await s.controller.startRun('ask me');
+    const asked = await s.next('approval-requested');
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    expect(await s.controller.sendTerminalInput(asked.callId, 'early\r')).toBe(false);
+    await s.controller.answerApproval(asked.requestId, asked.argsHash, { kind: 'allow-once' });
+    // The pty registers as the command starts; until then there is nothing to type into.
+    while (!(await s.controller.sendTerminalInput(asked.callId, 'yes\r'))) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await s.next('run-finished');
+    const result = s.events.find((e) => e.type === 'tool-result');
+    expect(result?.type === 'tool-result' && result.output).toMatch(/got:yes/);
+    expect(await s.controller.sendTerminalInput(asked.callId, 'late\r')).toBe(false);
+  });
+
+  it("previews what 'Always allow' would store over the project's earlier calls", async () => {
+    const touch = { toolCalls: [{ name: 'shell', arguments: { command: 'touch a.txt' } }] };
+    const s = await setup([touch, { text: 'one' }, touch, { text: 'two' }]);
+    await s.controller.startRun('first');
+    const first = await s.next('approval-requested');
+    if (first.type !== 'approval-requested') throw new Error('unreachable');
+    await s.controller.answerApproval(first.requestId, first.argsHash, { kind: 'allow-once' });
+    await expect(s.controller.previewAlwaysRule(first.requestId)).rejects.toThrow(
+      /no longer pending/,
+    );
+    const from = s.events.length;
+    await s.next('run-finished');
+    await s.controller.startRun('second');
+    const second = await s.next('approval-requested', from + 1);
+    if (second.type !== 'approval-requested') throw new Error('unreachable');
+    const preview = await s.controller.previewAlwaysRule(second.requestId);
+    expect(preview.rules).toEqual(['`touch a.txt`']);
+    // The pending request itself is not an earlier call.
+    expect(preview.matched).toBe(1);
+    expect(preview.summary).toMatch(
+      /would have run 1 earlier call without asking, e\.g\. `touch a\.txt`/,
+    );
+    await s.controller.answerApproval(second.requestId, second.argsHash, { kind: 'deny' });
+    await s.next('run-finished', from + 1);
   });
 });

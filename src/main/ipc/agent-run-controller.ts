@@ -1,7 +1,8 @@
 // The real RunController behind the window: the workspace agent, the permission gate and the
 // approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
 // over IPC and go to the broker, which accepts each once, for the exact arguments shown.
-import type { WorkspaceInfo } from '../../shared/api';
+import { relative, sep } from 'node:path';
+import type { AlwaysRulePreview, RevertOutcome, WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
@@ -11,11 +12,20 @@ import {
   type WorkspaceNetwork,
 } from '../agent/workspace-agent';
 import { ApprovalBroker } from '../permissions/approval-broker';
-import { windowAsker } from '../permissions/asker';
+import type { Asker } from '../permissions/asker';
 import { createPermissionGate } from '../permissions/create-permission-gate';
 import type { GrantBook } from '../permissions/grant-book';
 import type { PermissionsStore } from '../permissions/project-permissions-store';
-import type { ShellSessions } from '../shell/shell-sessions';
+import type { PermissionRule } from '../permissions/permission-rule';
+import { realPolicyDeps } from '../permissions/real-policy-deps';
+import {
+  earlierCallsFromEvents,
+  loadProjectEvents,
+  previewRule,
+} from '../permissions/rule-preview';
+import { shellSessions as processShellSessions, type ShellSessions } from '../shell/shell-sessions';
+import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
+import { sessionsDir } from '../store/transcript';
 import {
   loadProviderConfig,
   missingProviderSetting,
@@ -56,11 +66,20 @@ function createAgentRunController(
         `tandem: refused an approval answer (${refused.reason}) for request ${refused.requestId}`,
       ),
   });
+  // The card is drawn from the `approval-requested` event and answered over IPC; this asker only
+  // keeps what "Always allow" would store, for the card's rule preview.
+  const alwaysRules = new Map<string, readonly PermissionRule[]>();
+  const asker: Asker = {
+    ask(request, _respond, context) {
+      alwaysRules.set(request.requestId, context.rules);
+    },
+  };
+  const sessions = deps.shellSessions ?? processShellSessions;
   const gate = createPermissionGate({
     store: deps.permissions,
     grants: deps.grants,
     broker,
-    asker: windowAsker,
+    asker,
     sandbox: deps.sandbox,
   });
   const network: WorkspaceNetwork = { allowShellNetwork: false, allowPrivateNetwork: false };
@@ -96,11 +115,12 @@ function createAgentRunController(
       provider: makeProvider(config),
       gate,
       network,
-      ...(deps.shellSessions ? { shellSessions: deps.shellSessions } : {}),
+      shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
       ...(sessionId ? { sessionId } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
+      if (event.type === 'approval-resolved') alwaysRules.delete(event.requestId);
       for (const listener of listeners) listener(agent.agent.sessionId, event);
     });
     current = { agent, providerKey, unsubscribe };
@@ -130,16 +150,87 @@ function createAgentRunController(
       const result = broker.answer(requestId, argsHash, answer, 'person');
       if (!result.ok) throw new Error(`Answer not accepted: ${result.message}.`);
     },
+    async previewAlwaysRule(requestId) {
+      const rules = alwaysRules.get(requestId);
+      if (!rules) throw new Error('That approval request is no longer pending.');
+      return previewAlways(requestId, rules, workspace.folder, deps.dataDir);
+    },
+    async sendTerminalInput(callId, data) {
+      return sessions.write(callId, data);
+    },
+    async revertCall(callId) {
+      if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
+      return fromRevert(await current.agent.revertCall(callId), workspace.folder);
+    },
+    async revertRun(runId) {
+      if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
+      return fromRevertTurn(await current.agent.revertRun(runId), workspace.folder);
+    },
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     async dispose() {
       broker.denyAll('closed');
+      alwaysRules.clear();
       current?.unsubscribe();
       await current?.agent.close();
       current = undefined;
       listeners.clear();
     },
   };
+}
+
+async function previewAlways(
+  requestId: string,
+  rules: readonly PermissionRule[],
+  folder: string,
+  dataDir: string,
+): Promise<AlwaysRulePreview> {
+  if (rules.length === 0) {
+    return {
+      rules: [],
+      matched: 0,
+      examples: [],
+      summary: 'No rule can be stored for this call: it will be asked again next time.',
+    };
+  }
+  // The pending request is in the transcript already; it is not an earlier call.
+  const events = (await loadProjectEvents(sessionsDir(dataDir, folder))).filter(
+    (e) => e.type !== 'approval-requested' || e.requestId !== requestId,
+  );
+  const calls = earlierCallsFromEvents(events);
+  const previews = await Promise.all(
+    rules.map((rule) => previewRule(rule, calls, folder, realPolicyDeps)),
+  );
+  return {
+    rules: previews.map((p) => p.rule),
+    matched: Math.max(...previews.map((p) => p.matched)),
+    examples: [...new Set(previews.flatMap((p) => p.examples))].slice(0, 3),
+    summary: previews.map((p) => p.summary).join('; '),
+  };
+}
+
+/** The window shows paths as the person knows them: relative to the project folder. */
+function withinProject(text: string, folder: string): string {
+  return text.split(`${folder}${sep}`).join('');
+}
+
+function fromRevert(result: RevertResult, folder: string): RevertOutcome {
+  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
+  const files = result.files.map((f) => ({
+    path: relative(folder, f.path) || '.',
+    action: f.action,
+  }));
+  const message =
+    files.length === 0
+      ? withinProject(result.message, folder)
+      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
+  return { ok: true, message, files };
+}
+
+function fromRevertTurn(result: RevertTurnResult, folder: string): RevertOutcome {
+  return result.ok
+    ? { ok: true, message: withinProject(result.message, folder), files: [] }
+    : { ok: false, message: withinProject(result.reason, folder), files: [] };
 }

@@ -62,6 +62,22 @@ class RecordingController implements RunController {
   async answerApproval(requestId: string, argsHash: string) {
     this.calls.push(`answer:${requestId}:${argsHash}`);
   }
+  async previewAlwaysRule(requestId: string) {
+    this.calls.push(`preview:${requestId}`);
+    return { rules: [], matched: 0, examples: [], summary: '' };
+  }
+  async sendTerminalInput(callId: string, data: string) {
+    this.calls.push(`input:${callId}:${data}`);
+    return callId === 'running';
+  }
+  async revertCall(callId: string) {
+    this.calls.push(`revert-call:${callId}`);
+    return { ok: true, message: 'restored', files: [] };
+  }
+  async revertRun(runId: string) {
+    this.calls.push(`revert-run:${runId}`);
+    return { ok: true, message: 'restored', files: [] };
+  }
   onEvent(listener: (sessionId: string, event: RunEvent) => void) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -173,6 +189,8 @@ describe('run handlers', () => {
     await expect(handlers.answerApproval('r', 'h', { kind: 'deny' })).rejects.toThrow(
       NO_PROVIDER_MESSAGE,
     );
+    // Keystrokes never create a controller: no command can be running without one.
+    await expect(handlers.sendTerminalInput('call-1', 'y')).resolves.toBe(false);
   });
 
   it('forwards to the controller of the open folder and pushes its events', async () => {
@@ -195,10 +213,24 @@ describe('run handlers', () => {
       sessionId: 'session-1',
     });
     await backend.handlers.answerApproval('req-1', 'hash-1', { kind: 'allow-once' });
+    await backend.handlers.previewAlwaysRule('req-2');
+    await expect(backend.handlers.sendTerminalInput('running', 'y\r')).resolves.toBe(true);
+    await expect(backend.handlers.sendTerminalInput('finished', 'y\r')).resolves.toBe(false);
+    await backend.handlers.revertCall('call-1');
+    await backend.handlers.revertRun('run-1');
     await backend.handlers.stopRun('run-1');
     expect(made).toHaveLength(1);
     expect(made[0]?.folder).toBe(project);
-    expect(made[0]?.calls).toEqual(['start:fix the bug', 'answer:req-1:hash-1', 'stop:run-1']);
+    expect(made[0]?.calls).toEqual([
+      'start:fix the bug',
+      'answer:req-1:hash-1',
+      'preview:req-2',
+      'input:running:y\r',
+      'input:finished:y\r',
+      'revert-call:call-1',
+      'revert-run:run-1',
+      'stop:run-1',
+    ]);
 
     const event: RunEvent = { type: 'assistant-delta', runId: 'run-1', text: 'hi' };
     made[0]?.push(event);

@@ -10,7 +10,13 @@ import {
 
 export interface RunHandlers extends Pick<
   TandemHandlers,
-  'startRun' | 'stopRun' | 'answerApproval'
+  | 'startRun'
+  | 'stopRun'
+  | 'answerApproval'
+  | 'previewAlwaysRule'
+  | 'sendTerminalInput'
+  | 'revertCall'
+  | 'revertRun'
 > {
   /** The open folder changed: the old controller is disposed, a new one is made on demand. */
   workspaceChanged(workspace: WorkspaceInfo | null): Promise<void>;
@@ -61,6 +67,12 @@ export function createRunHandlers(
     stopRun: async (runId) => (await controller()).stopRun(runId),
     answerApproval: async (requestId, argsHash, answer) =>
       (await controller()).answerApproval(requestId, argsHash, answer),
+    previewAlwaysRule: async (requestId) => (await controller()).previewAlwaysRule(requestId),
+    // Only an existing controller can have a running command; never make one for keystrokes.
+    sendTerminalInput: async (callId, data) =>
+      active ? active.controller.sendTerminalInput(callId, data) : false,
+    revertCall: async (callId) => (await controller()).revertCall(callId),
+    revertRun: async (runId) => (await controller()).revertRun(runId),
     async workspaceChanged(next) {
       if (workspace?.folder === next?.folder && workspace?.mode === next?.mode) return;
       await release();

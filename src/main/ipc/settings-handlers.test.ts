@@ -203,6 +203,10 @@ describe('settings handlers', () => {
       'startRun',
       'stopRun',
       'answerApproval',
+      'previewAlwaysRule',
+      'sendTerminalInput',
+      'revertCall',
+      'revertRun',
       'deleteRule',
       'revokeGrant',
     ]);

@@ -56,6 +56,15 @@ function recordingHandlers(): {
     startRun: record('startRun', { runId: 'r', sessionId: 's' }),
     stopRun: record('stopRun', undefined),
     answerApproval: record('answerApproval', undefined),
+    previewAlwaysRule: record('previewAlwaysRule', {
+      rules: [],
+      matched: 0,
+      examples: [],
+      summary: '',
+    }),
+    sendTerminalInput: record('sendTerminalInput', true),
+    revertCall: record('revertCall', { ok: true, message: '', files: [] }),
+    revertRun: record('revertRun', { ok: true, message: '', files: [] }),
     getSettings: record('getSettings', settingsInfo),
     setProviderSettings: record('setProviderSettings', settingsInfo),
     setApiKey: record('setApiKey', settingsInfo),
@@ -77,9 +86,11 @@ describe('createValidatedDispatcher', () => {
     const dispatch = createValidatedDispatcher(handlers);
     await expect(dispatch('ping', ['hello'])).resolves.toBe('pong: hello');
     await dispatch('answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]);
+    await expect(dispatch('sendTerminalInput', ['call-1', 'y'.repeat(4096)])).resolves.toBe(true);
     expect(calls).toEqual([
       ['ping', ['hello']],
       ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
+      ['sendTerminalInput', ['call-1', 'y'.repeat(4096)]],
     ]);
   });
 
@@ -102,6 +113,15 @@ describe('createValidatedDispatcher', () => {
       /argument 3/,
     ],
     ['an empty task', 'startRun', [''], /tandem\.startRun/],
+    [
+      'terminal input over 4 KB',
+      'sendTerminalInput',
+      ['call-1', 'x'.repeat(4097)],
+      /tandem\.sendTerminalInput .*argument 2/,
+    ],
+    ['terminal input that is not text', 'sendTerminalInput', ['call-1', 7], /argument 2/],
+    ['a revert without a call id', 'revertCall', [''], /tandem\.revertCall .*argument 1/],
+    ['a rule preview for a number', 'previewAlwaysRule', [3], /argument 1/],
     ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
     ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],
     ['onEvent, which is not a channel', 'onEvent', [], /Unknown method "onEvent"/],

@@ -1,22 +1,26 @@
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
+import type { AlwaysRulePreview } from '../../../shared/api';
 import type { ApprovalAnswer } from '../../../shared/tool-types';
 import { isAllow } from '../../../shared/tool-types';
+import { errorMessage } from '../error-message';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem } from '../stores/trace-model';
-import { ApprovalPreview } from './approval-preview';
+import { AlwaysRuleConfirm } from './always-rule-confirm';
+import { ApprovalDetails, previewSummary } from './approval-details';
 
 type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
-/** Keyboard answers for the first pending card, ignored while typing in a field. */
-type SimpleAnswer = Extract<
-  ApprovalAnswer,
-  { kind: 'allow-once' | 'allow-session' | 'allow-always' | 'deny' }
->;
+/** "Allow for a while" on the card: a timed grant. */
+export const ALLOW_FOR_MINUTES = 30;
 
-const SHORTCUTS: Record<string, SimpleAnswer['kind'] | 'note'> = {
+type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
+
+/** Keyboard answers for the first pending card, ignored while typing in a field. */
+const SHORTCUTS: Record<string, Choice> = {
   y: 'allow-once',
   s: 'allow-session',
-  a: 'allow-always',
+  m: 'allow-for',
+  a: 'always',
   n: 'deny',
   d: 'note',
 };
@@ -30,13 +34,25 @@ const ANSWER_LABELS: Record<ApprovalAnswer['kind'], string> = {
   'deny-with-note': 'Denied with a note',
 };
 
-export function ApprovalCard(props: {
+type Step =
+  | { readonly kind: 'choose' }
+  | { readonly kind: 'note' }
+  | {
+      readonly kind: 'always';
+      readonly preview: AlwaysRulePreview | null;
+      readonly error?: string;
+    };
+
+export const ApprovalCard = memo(function ApprovalCard(props: {
   approval: ApprovalItem;
+  /** The first pending card: the one keyboard answers go to. */
   active: boolean;
+  /** Place among the pending cards (1-based) and how many are pending. */
+  queue: { readonly position: number; readonly count: number } | null;
 }): React.JSX.Element {
-  const { approval, active } = props;
+  const { approval, active, queue } = props;
   const answerApproval = useSessionStore((s) => s.answer);
-  const [noting, setNoting] = useState(false);
+  const [step, setStep] = useState<Step>({ kind: 'choose' });
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
   const noteField = useRef<HTMLTextAreaElement>(null);
@@ -48,19 +64,51 @@ export function ApprovalCard(props: {
       const target = event.target as HTMLElement | null;
       if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT')) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (step.kind === 'always') {
+        if (event.key === 'Escape') setStep({ kind: 'choose' });
+        else if (event.key === 'Enter' && step.preview) answer({ kind: 'allow-always' });
+        else return;
+        event.preventDefault();
+        return;
+      }
+      if (step.kind !== 'choose') return;
       const choice = SHORTCUTS[event.key.toLowerCase()];
       if (!choice) return;
       event.preventDefault();
-      if (choice === 'note') setNoting(true);
-      else answer({ kind: choice });
+      choose(choice);
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   });
 
   useEffect(() => {
-    if (noting) noteField.current?.focus();
-  }, [noting]);
+    if (step.kind === 'note') noteField.current?.focus();
+  }, [step.kind]);
+
+  function choose(choice: Choice): void {
+    switch (choice) {
+      case 'allow-once':
+      case 'allow-session':
+      case 'deny':
+        return answer({ kind: choice });
+      case 'allow-for':
+        return answer({ kind: 'allow-for', minutes: ALLOW_FOR_MINUTES });
+      case 'note':
+        return setStep({ kind: 'note' });
+      case 'always':
+        setStep({ kind: 'always', preview: null });
+        window.tandem.previewAlwaysRule(approval.id).then(
+          (preview) => setStep((s) => (s.kind === 'always' ? { kind: 'always', preview } : s)),
+          (error: unknown) =>
+            setStep((s) =>
+              s.kind === 'always'
+                ? { kind: 'always', preview: null, error: errorMessage(error) }
+                : s,
+            ),
+        );
+        return;
+    }
+  }
 
   function answer(value: ApprovalAnswer): void {
     setSent(true);
@@ -72,28 +120,41 @@ export function ApprovalCard(props: {
 
   return (
     <article
-      className={`approval-card${pending ? ' pending' : ''}`}
+      className={`approval-card${pending ? ' pending' : ''}${pending && !active ? ' queued' : ''}`}
       aria-label={`Approval for ${approval.name}`}
     >
       <header className="approval-head">
         <span className={`effect effect-${approval.effect}`}>{approval.effect}</span>
         <strong>{approval.name}</strong>
-        <span className="muted">{pending ? 'wants to run' : ''}</span>
+        {approval.answer ? (
+          <span className="tool-args">{previewSummary(approval.preview)}</span>
+        ) : (
+          <span className="muted">{pending ? 'wants to run' : ''}</span>
+        )}
+        <span className="spacer" />
+        {approval.answer && (
+          <span className={`approval-outcome ${isAllow(approval.answer) ? 'allowed' : 'denied'}`}>
+            {ANSWER_LABELS[approval.answer.kind]}
+            {approval.answer.kind === 'allow-for' ? ` (${approval.answer.minutes} minutes)` : ''}
+            {approval.by && approval.by !== 'person' ? ` (${approval.by})` : ''}
+          </span>
+        )}
+        {pending && queue && queue.count > 1 && (
+          <span className="muted">
+            {queue.position} of {queue.count} waiting
+          </span>
+        )}
       </header>
-      {approval.reasons.length > 0 && (
-        <ul className="approval-reasons">
-          {approval.reasons.map((r, i) => (
-            <li key={i}>{r}</li>
-          ))}
-        </ul>
-      )}
-      <ApprovalPreview preview={approval.preview} />
       {approval.answer ? (
-        <p className={`approval-outcome ${isAllow(approval.answer) ? 'allowed' : 'denied'}`}>
-          {ANSWER_LABELS[approval.answer.kind]}
-          {approval.by && approval.by !== 'person' ? ` (${approval.by})` : ''}
-        </p>
-      ) : noting ? (
+        // Answered: one line, with what was shown kept a click away (the trace stays short).
+        <details className="approval-shown">
+          <summary>What you were shown</summary>
+          <ApprovalDetails approval={approval} />
+        </details>
+      ) : (
+        <ApprovalDetails approval={approval} />
+      )}
+      {approval.answer ? null : step.kind === 'note' ? (
         <form
           className="approval-note"
           onSubmit={(event) => {
@@ -108,63 +169,103 @@ export function ApprovalCard(props: {
             value={note}
             onChange={(e) => setNote(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Escape') setNoting(false);
+              if (e.key === 'Escape') setStep({ kind: 'choose' });
             }}
           />
           <div className="approval-actions">
             <button type="submit" className="button danger" disabled={!note.trim() || sent}>
               Deny with note
             </button>
-            <button type="button" className="button ghost" onClick={() => setNoting(false)}>
+            <button
+              type="button"
+              className="button ghost"
+              onClick={() => setStep({ kind: 'choose' })}
+            >
               Back
             </button>
           </div>
         </form>
+      ) : step.kind === 'always' ? (
+        <AlwaysRuleConfirm
+          preview={step.preview}
+          error={step.error ?? null}
+          disabled={sent}
+          onConfirm={() => answer({ kind: 'allow-always' })}
+          onBack={() => setStep({ kind: 'choose' })}
+        />
       ) : (
         <div className="approval-actions">
-          <button
-            type="button"
-            className="button primary"
+          <ChoiceButton
+            label="Allow once"
+            hint="Y"
+            primary
             disabled={sent}
-            onClick={() => answer({ kind: 'allow-once' })}
-          >
-            Allow once <kbd>Y</kbd>
-          </button>
-          <button
-            type="button"
-            className="button"
+            onClick={() => choose('allow-once')}
+          />
+          <ChoiceButton
+            label="Allow for session"
+            hint="S"
             disabled={sent}
-            onClick={() => answer({ kind: 'allow-session' })}
-          >
-            Allow for session <kbd>S</kbd>
-          </button>
-          <button
-            type="button"
-            className="button"
+            onClick={() => choose('allow-session')}
+          />
+          <ChoiceButton
+            label={`Allow for ${ALLOW_FOR_MINUTES} minutes`}
+            hint="M"
             disabled={sent}
-            onClick={() => answer({ kind: 'allow-always' })}
-          >
-            Always <kbd>A</kbd>
-          </button>
+            onClick={() => choose('allow-for')}
+          />
+          <ChoiceButton
+            label="Always allow in this project…"
+            hint="A"
+            disabled={sent}
+            onClick={() => choose('always')}
+          />
           <span className="spacer" />
-          <button
-            type="button"
-            className="button danger-outline"
+          <ChoiceButton
+            label="Deny"
+            hint="N"
+            danger
             disabled={sent}
-            onClick={() => answer({ kind: 'deny' })}
-          >
-            Deny <kbd>N</kbd>
-          </button>
-          <button
-            type="button"
-            className="button ghost"
+            onClick={() => choose('deny')}
+          />
+          <ChoiceButton
+            label="Deny with note"
+            hint="D"
+            ghost
             disabled={sent}
-            onClick={() => setNoting(true)}
-          >
-            Deny with note <kbd>D</kbd>
-          </button>
+            onClick={() => choose('note')}
+          />
         </div>
       )}
     </article>
+  );
+});
+
+function ChoiceButton(props: {
+  label: string;
+  hint: string;
+  primary?: boolean;
+  danger?: boolean;
+  ghost?: boolean;
+  disabled: boolean;
+  onClick: () => void;
+}): React.JSX.Element {
+  const tone = props.primary
+    ? ' primary'
+    : props.danger
+      ? ' danger-outline'
+      : props.ghost
+        ? ' ghost'
+        : '';
+  return (
+    <button
+      type="button"
+      className={`button${tone}`}
+      disabled={props.disabled}
+      onClick={props.onClick}
+      aria-keyshortcuts={props.hint}
+    >
+      {props.label} <kbd>{props.hint}</kbd>
+    </button>
   );
 }

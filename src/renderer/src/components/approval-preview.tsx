@@ -66,7 +66,7 @@ export function ApprovalPreview({ preview }: { preview: ToolPreview }): React.JS
   }
 }
 
-function diffLineClass(line: string): string {
+export function diffLineClass(line: string): string {
   if (line.startsWith('+++') || line.startsWith('---')) return 'diff-file';
   if (line.startsWith('+')) return 'diff-add';
   if (line.startsWith('-')) return 'diff-del';

@@ -1,5 +1,10 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
+import { printableText } from '../printable-text';
+import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
+import { canRevert, splitChangeSummary } from '../stores/tool-changes';
+import { diffLineClass } from './approval-preview';
+import { TerminalSlot } from './terminal-slot';
 
 type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
 
@@ -11,12 +16,21 @@ const STATUS_LABELS: Record<ToolStatus, string> = {
   refused: 'Not run',
 };
 
-export function ToolCallCard({ tool }: { tool: ToolItem }): React.JSX.Element {
+/** One tool call; memoized so a long trace re-renders only the card whose item changed. */
+export const ToolCallCard = memo(function ToolCallCard({
+  tool,
+}: {
+  tool: ToolItem;
+}): React.JSX.Element {
   const [open, setOpen] = useState(false);
-  const output = tool.result ?? tool.output;
+  const isShell = tool.name === 'shell';
+  const split = tool.result !== undefined ? splitChangeSummary(tool.result) : null;
+  const showTerminal =
+    isShell && tool.status !== 'refused' && (tool.status === 'running' || tool.outputTotal > 0);
+  const plain = isShell ? (split?.text ?? '') : (tool.result ?? tool.output);
 
   return (
-    <article className={`tool-card status-${tool.status}`}>
+    <article className={`tool-card status-${tool.status}`} aria-label={`Tool call ${tool.name}`}>
       <button
         type="button"
         className="tool-card-head"
@@ -32,14 +46,79 @@ export function ToolCallCard({ tool }: { tool: ToolItem }): React.JSX.Element {
           <span className="muted">{formatDuration(tool.durationMs)}</span>
         )}
       </button>
+      {tool.provenance && <p className="provenance">Ran because: {tool.provenance}</p>}
       {open && (
         <div className="tool-card-body">
           <pre className="tool-args-full">{JSON.stringify(tool.args, null, 2)}</pre>
-          {tool.provenance && <p className="muted">{tool.provenance}</p>}
+          {isShell && plain !== '' && (
+            <>
+              <p className="muted">What the agent was given:</p>
+              <pre className="tool-args-full">{printableText(plain)}</pre>
+            </>
+          )}
         </div>
       )}
-      {output !== '' && <pre className="tool-output">{output}</pre>}
+      {showTerminal ? (
+        <TerminalSlot
+          callId={tool.id}
+          label={summariseArgs(tool.args)}
+          output={tool.output}
+          outputTotal={tool.outputTotal}
+          running={tool.status === 'running'}
+        />
+      ) : (
+        plain !== '' && <pre className="tool-output">{printableText(plain)}</pre>
+      )}
+      {split?.changes && <ChangeSummary text={printableText(split.changes)} />}
+      {canRevert(tool) && <RevertControl callId={tool.id} />}
     </article>
+  );
+});
+
+/** "Changes on disk …: N files changed" and the files at once; the diffs on request. */
+function ChangeSummary({ text }: { text: string }): React.JSX.Element {
+  const cut = text.indexOf('\n\n');
+  const head = cut >= 0 ? text.slice(0, cut) : text;
+  const diffs = cut >= 0 ? text.slice(cut + 2) : '';
+  return (
+    <div className="change-summary">
+      <pre>{head}</pre>
+      {diffs.trim() !== '' && (
+        <details>
+          <summary>Show the diffs</summary>
+          <pre className="diff">
+            {diffs.split('\n').map((line, i) => (
+              <span key={i} className={diffLineClass(line)}>
+                {line + '\n'}
+              </span>
+            ))}
+          </pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function RevertControl({ callId }: { callId: string }): React.JSX.Element {
+  const state = useSessionStore((s) => s.reverts[`call:${callId}`]);
+  const revertCall = useSessionStore((s) => s.revertCall);
+  const reverted = state?.status === 'done' && state.outcome.ok;
+  return (
+    <div className="card-actions">
+      <button
+        type="button"
+        className="button"
+        disabled={state?.status === 'pending' || reverted}
+        onClick={() => void revertCall(callId)}
+      >
+        {reverted ? 'Reverted' : 'Revert'}
+      </button>
+      {state?.status === 'done' && (
+        <span aria-live="polite" className={state.outcome.ok ? 'ok-text' : 'warn-text'}>
+          {state.outcome.message}
+        </span>
+      )}
+    </div>
   );
 }
 

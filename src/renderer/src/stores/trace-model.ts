@@ -23,8 +23,10 @@ export type TraceItem =
       readonly args: unknown;
       readonly effect: ToolEffect | 'unknown';
       readonly status: ToolStatus;
-      /** Live output as it streamed. */
+      /** Live output as it streamed (raw, colours kept), tail only past a cap. */
       readonly output: string;
+      /** Characters ever streamed, so a terminal knows what it has not written yet. */
+      readonly outputTotal: number;
       /** What the model was given, once finished. */
       readonly result?: string;
       readonly durationMs?: number;

@@ -149,6 +149,8 @@ describe('applyRunEvent', () => {
     const tool = state.items.find((i) => i.kind === 'tool');
     expect(tool?.kind === 'tool' && tool.output.length).toBe(MAX_TOOL_OUTPUT);
     expect(tool?.kind === 'tool' && tool.output.endsWith('END')).toBe(true);
+    // The total still counts every character, so a terminal can tell what it missed.
+    expect(tool?.kind === 'tool' && tool.outputTotal).toBe(big.length + 3);
   });
 
   it('adds up usage and ends the run with a notice unless it finished normally', () => {

@@ -54,6 +54,7 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
         effect: event.effect,
         status: 'running',
         output: '',
+        outputTotal: 0,
       });
     case 'permission-decided': {
       const status: ToolStatus | null =
@@ -92,6 +93,7 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
     case 'tool-output':
       return updateTool(state, event.callId, (tool) => ({
         output: (tool.output + event.chunk).slice(-MAX_TOOL_OUTPUT),
+        outputTotal: tool.outputTotal + event.chunk.length,
       }));
     case 'tool-result':
       return updateTool(state, event.callId, (tool) => ({

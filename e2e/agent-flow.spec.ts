@@ -1,0 +1,300 @@
+// DESIGN.md §7's end-to-end test: the built window in real Chromium, the REAL agent behind it
+// (createAgentRunControllerFactory: runner, tools, permission gate, broker, journal, pty), the
+// openai SDK against the scripted OpenAI-compatible server, and a real temp project folder.
+// Every wait is on DOM or disk state the scenario produces, never on time.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonFilePermissionsStore } from '../src/main/permissions/project-permissions-store';
+import { probeSandbox } from '../src/main/shell/sandbox-probe';
+import { shellSessions } from '../src/main/shell/shell-sessions';
+import {
+  startScriptedOpenAIServer,
+  type ScriptedServer,
+  type ScriptedTurn,
+} from '../src/test-support/scripted-openai-server';
+import {
+  openAppPage,
+  requireBuiltRenderer,
+  saveScreenshot,
+  RENDERER_DIR,
+} from './support/app-page';
+import { launchChromium } from './support/chromium';
+import { startStaticServer, type StaticServer } from './support/static-server';
+import { startTestBridge, type TestBridge } from './support/test-bridge-server';
+
+const COLOUR_COMMAND = "printf '\\033[32mgreen\\033[0m\\n' && echo hi > out.txt";
+const INPUT_COMMAND = 'read line; echo "got:$line"';
+const SECOND_COMMAND = 'touch two.txt';
+const NOTE = 'Keep alpha; put the change in CHANGES.md instead.';
+
+/** Each task the test sends plays its own script: turn N answers after the model's Nth turn. */
+const SCRIPTS: Readonly<Record<string, readonly ScriptedTurn[]>> = {
+  'Print in colour and write out.txt': [
+    { toolCalls: [{ name: 'shell', arguments: { command: COLOUR_COMMAND } }] },
+    { text: 'Printed it and wrote **out.txt**.' },
+  ],
+  'Change alpha to beta': [
+    {
+      toolCalls: [
+        {
+          name: 'edit_file',
+          arguments: { path: 'notes.txt', old_text: 'alpha', new_text: 'beta' },
+        },
+      ],
+    },
+    { text: 'Understood, notes.txt stays as it is.' },
+  ],
+  'Look around': [
+    {
+      toolCalls: [
+        { name: 'list_dir', arguments: { path: '.' } },
+        { name: 'read_file', arguments: { path: 'notes.txt' } },
+      ],
+    },
+    { text: 'I looked at the folder and read notes.txt.' },
+  ],
+  'Ask me something': [
+    { toolCalls: [{ name: 'shell', arguments: { command: INPUT_COMMAND } }] },
+    { text: 'Thanks for the answer.' },
+  ],
+  'Write two.txt': [
+    { toolCalls: [{ name: 'shell', arguments: { command: SECOND_COMMAND } }] },
+    { text: 'Wrote two.txt.' },
+  ],
+};
+
+function turnFor(_index: number, body: unknown): ScriptedTurn {
+  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  const task = String(messages[lastUser]?.content ?? '');
+  const answered = messages.slice(lastUser).filter((m) => m.role === 'assistant').length;
+  const script = SCRIPTS[task];
+  if (!script) return { text: `no script for "${task}"` };
+  return script[answered] ?? { text: 'done' };
+}
+
+let browser: Browser;
+let web: StaticServer;
+let openai: ScriptedServer;
+let bridge: TestBridge;
+let root: string;
+let project: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  requireBuiltRenderer();
+  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-e2e-agent-')));
+  project = join(root, 'shop');
+  await mkdir(project);
+  await writeFile(join(project, 'notes.txt'), 'alpha\n');
+  dataDir = join(root, 'data');
+  openai = await startScriptedOpenAIServer({ turns: turnFor, model: 'scripted-model' });
+  browser = await launchChromium();
+  web = await startStaticServer(RENDERER_DIR);
+  bridge = await startTestBridge({
+    dataDir,
+    chooseFolder: async () => project,
+    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-agent-flow' },
+    sandboxState: probeSandbox,
+    realAgent: true,
+  });
+});
+
+afterAll(async () => {
+  await bridge?.close();
+  await browser?.close();
+  await web?.close();
+  await openai?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+async function openProject(): Promise<{ page: Page; problems: string[] }> {
+  const opened = await openAppPage(browser, web.url, bridge.url);
+  await opened.page.getByRole('button', { name: 'Choose a folder' }).click();
+  await opened.page.getByRole('heading', { name: 'shop' }).waitFor();
+  return opened;
+}
+
+async function send(page: Page, task: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Task' }).fill(task);
+  await page.getByRole('textbox', { name: 'Task' }).press('Enter');
+}
+
+/** The run is over when the composer offers Send again. */
+async function runFinished(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Send' }).waitFor();
+}
+
+describe('the real agent behind the window', () => {
+  it('(a) asks for a command, runs it after "Allow once", shows colours and changes, and reverts it', async () => {
+    const { page, problems } = await openProject();
+    await send(page, 'Print in colour and write out.txt');
+
+    const card = page.getByRole('article', { name: 'Approval for shell' });
+    await card.waitFor();
+    expect(await card.locator('pre.command').innerText()).toBe(`$ ${COLOUR_COMMAND}`);
+    const parts = card.locator('.command-parts li');
+    expect(await parts.count()).toBe(2);
+    expect(await parts.nth(0).innerText()).toContain("printf '\\033[32mgreen\\033[0m\\n'");
+    expect(await parts.nth(1).innerText()).toMatch(/^echo hi\s+writes to a file: > out\.txt$/);
+    expect(await parts.nth(1).getAttribute('class')).toBe('unsafe');
+    const sandbox = await probeSandbox();
+    // The state for this call (the project's network setting is added to the probe's line).
+    expect(await card.locator('.sandbox-line').innerText()).toContain(
+      sandbox.available
+        ? `Sandbox: ${sandbox.description}`
+        : `Not sandboxed: ${sandbox.description}`,
+    );
+    expect(existsSync(join(project, 'out.txt'))).toBe(false);
+
+    await card.getByRole('button', { name: /^Allow once/ }).click();
+    await card.getByText('Allowed once').waitFor();
+    await page.getByText('Printed it and wrote').waitFor();
+    await runFinished(page);
+    expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi\n');
+
+    const tool = page.getByRole('article', { name: 'Tool call shell' });
+    // The terminal got the raw bytes: the text, in green (xterm's colour 2).
+    // A finished command's terminal exists near the viewport; in view it is built from its output.
+    await tool.scrollIntoViewIfNeeded();
+    const green = tool.locator('.xterm-rows span', { hasText: 'green' });
+    await green.waitFor();
+    expect(await green.getAttribute('class')).toContain('xterm-fg-2');
+    expect(await tool.locator('.change-summary > pre').innerText()).toBe(
+      'Changes on disk (can be reverted): 1 file changed, +1 −0\nadded out.txt (+1 −0)',
+    );
+    expect(await tool.locator('.provenance').innerText()).toMatch(/you allowed it at \d\d:\d\d/);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await saveScreenshot(page, 'session-shell.png');
+
+    await tool.getByRole('button', { name: 'Revert' }).click();
+    await tool.getByText('Reverted: deleted out.txt').waitFor();
+    expect(existsSync(join(project, 'out.txt'))).toBe(false);
+    expect(await tool.getByRole('button', { name: 'Reverted' }).isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('(b) shows the diff of an edit; "Deny with note" leaves the file and tells the model', async () => {
+    const { page } = await openProject();
+    await send(page, 'Change alpha to beta');
+    const card = page.getByRole('article', { name: 'Approval for edit_file' });
+    await card.waitFor();
+    expect(await card.locator('.diff .diff-del').innerText()).toBe('-alpha\n');
+    expect(await card.locator('.diff .diff-add').innerText()).toBe('+beta\n');
+
+    await card.getByRole('button', { name: /Deny with note/ }).click();
+    await page.getByRole('textbox', { name: 'Note to the agent' }).fill(NOTE);
+    await card.getByRole('button', { name: 'Deny with note' }).click();
+    await card.getByText('Denied with a note').waitFor();
+    await page.getByText('Understood, notes.txt stays as it is.').waitFor();
+    await runFinished(page);
+
+    expect(await readFile(join(project, 'notes.txt'), 'utf8')).toBe('alpha\n');
+    const tool = page.getByRole('article', { name: 'Tool call edit_file' });
+    expect(await tool.locator('.tool-status').innerText()).toBe('Not run');
+    // The note reached the model as the call's result.
+    const toolMessages = openai
+      .chatBodies()
+      .flatMap((b) => b.messages)
+      .filter((m) => m.role === 'tool');
+    expect(toolMessages.some((m) => String(m.content).includes(NOTE))).toBe(true);
+    await page.context().close();
+  });
+
+  it('(c) runs read-only calls without asking', async () => {
+    const { page } = await openProject();
+    await send(page, 'Look around');
+    await page.getByText('I looked at the folder and read notes.txt.').waitFor();
+    await runFinished(page);
+    expect(await page.getByRole('article', { name: /^Approval for/ }).count()).toBe(0);
+    for (const name of ['list_dir', 'read_file']) {
+      const tool = page.getByRole('article', { name: `Tool call ${name}` });
+      expect(await tool.locator('.tool-status').innerText()).toBe('Done');
+      expect(await tool.locator('.provenance').innerText()).toBe('Ran because: read-only');
+    }
+    expect(
+      await page.getByRole('article', { name: 'Tool call read_file' }).locator('pre').innerText(),
+    ).toContain('alpha');
+    await page.context().close();
+  });
+
+  it('(d) lets the person type into a running command', async () => {
+    const { page } = await openProject();
+    await send(page, 'Ask me something');
+    const card = page.getByRole('article', { name: 'Approval for shell' });
+    await card.getByRole('button', { name: /^Allow once/ }).click();
+    const tool = page.getByRole('article', { name: 'Tool call shell' });
+    await tool.getByText('Type here to answer the command.').waitFor();
+    // The command's pty exists once it registered; wait on that state, not on time.
+    await expect.poll(() => shellSessions.size, { timeout: 20_000, interval: 20 }).toBe(1);
+
+    await tool.locator('.xterm').click();
+    await page.keyboard.type('yes');
+    await page.keyboard.press('Enter');
+    await tool.locator('.xterm-rows', { hasText: 'got:yes' }).waitFor();
+    await page.getByText('Thanks for the answer.').waitFor();
+    await runFinished(page);
+    const results = openai
+      .chatBodies()
+      .flatMap((b) => b.messages)
+      .filter((m) => m.role === 'tool');
+    expect(results.some((m) => String(m.content).includes('got:yes'))).toBe(true);
+    // Finished: the window no longer reaches that pty.
+    expect(shellSessions.size).toBe(0);
+    await page.context().close();
+  });
+
+  it('(e) previews "Always allow" over earlier calls, stores the rule, and reverts a whole run', async () => {
+    const { page } = await openProject();
+    await send(page, 'Write two.txt');
+    const first = page.getByRole('article', { name: 'Approval for shell' });
+    await first.getByRole('button', { name: /^Allow once/ }).click();
+    await page.getByText('Wrote two.txt.').waitFor();
+    await runFinished(page);
+    await rm(join(project, 'two.txt'));
+
+    await send(page, 'Write two.txt');
+    const second = page.getByRole('article', { name: 'Approval for shell' }).nth(1);
+    await second.waitFor();
+    // Keyboard answers go to the first pending card, not to a focused text field.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('a');
+    const summary = second.locator('.always-summary');
+    await summary.waitFor();
+    expect(await summary.innerText()).toBe(
+      `\`${SECOND_COMMAND}\` would have run 1 earlier call without asking, e.g. \`${SECOND_COMMAND}\``,
+    );
+    await page.keyboard.press('Enter');
+    await second.getByText('Always allowed in this project').waitFor();
+    await page.getByText('Wrote two.txt.').nth(1).waitFor();
+    await runFinished(page);
+    const stored = await new JsonFilePermissionsStore(dataDir).load(project);
+    expect(stored.rules.map((r) => r.rule)).toContainEqual(
+      expect.objectContaining({ kind: 'command' }),
+    );
+    const tool = page.getByRole('article', { name: 'Tool call shell' }).nth(1);
+    expect(await tool.locator('.provenance').innerText()).toMatch(/you allowed it at \d\d:\d\d/);
+
+    expect(existsSync(join(project, 'two.txt'))).toBe(true);
+    await page.getByRole('button', { name: 'Revert this run' }).nth(1).click();
+    await page.getByRole('button', { name: 'Run reverted' }).waitFor();
+    expect(existsSync(join(project, 'two.txt'))).toBe(false);
+
+    // The stored rule now runs the same command without a card, and the card says why.
+    await send(page, 'Write two.txt');
+    await page.getByText('Wrote two.txt.').nth(2).waitFor();
+    await runFinished(page);
+    expect(await page.getByRole('article', { name: 'Approval for shell' }).count()).toBe(2);
+    const third = page.getByRole('article', { name: 'Tool call shell' }).nth(2);
+    expect(await third.locator('.provenance').innerText()).toBe(
+      `Ran because: rule \`${SECOND_COMMAND}\` of this project`,
+    );
+    expect(existsSync(join(project, 'two.txt'))).toBe(true);
+    await page.context().close();
+  });
+});
