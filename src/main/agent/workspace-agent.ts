@@ -57,8 +57,15 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     journal,
   });
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
+  // Call ids are unique within a session only (providers repeat them across sessions), while the
+  // journal and the shadow refs are per project: key them by session and call.
+  let sessionId = options.sessionId ?? '';
+  const keyOf = (callId: string): string => `${sessionId}/${callId}`;
   const services: ToolServices = {
-    journal,
+    journal: {
+      recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
+      recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
+    },
     get allowPrivateNetwork() {
       return network.allowPrivateNetwork;
     },
@@ -71,7 +78,10 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
       ...(options.secretNames ? { secretNames: options.secretNames } : {}),
     },
-    commandSnapshots: snapshots,
+    commandSnapshots: {
+      snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
+      changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
+    },
   });
   const agent = createAgent({
     provider: options.provider,
@@ -83,6 +93,8 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
   });
+
+  sessionId = agent.sessionId;
 
   // Which calls belong to which run, for "undo this run" (earlier runs come from the transcript).
   const callsByRun = new Map<string, string[]>();
@@ -97,8 +109,8 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
 
   return {
     agent,
-    revertCall: (callId) => journal.revert(callId),
-    revertRun: (runId) => journal.revertTurn(callsByRun.get(runId) ?? []),
+    revertCall: (callId) => journal.revert(keyOf(callId)),
+    revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
     async close() {
       stopTracking();
       await agent.close();
