@@ -144,7 +144,7 @@ describe('tandem run (in-process)', () => {
   it('unknown command → exit 2', async () => {
     const { io, stderr } = memoryIo({}, '/');
     expect(await main(['fly'], io)).toBe(2);
-    expect(stderr()).toBe('tandem: unknown command "fly" (commands: run)\n');
+    expect(stderr()).toBe('tandem: unknown command "fly" (commands: run, policy)\n');
   });
 
   it('a folder that does not exist → exit 3', async () => {
@@ -202,21 +202,27 @@ describe('tandem run (in-process)', () => {
     expect(code).toBe(0);
     expect(log).toEqual([]);
     expect(stderr()).toContain(
-      'tandem: refused note ({ "text": "x" }): it needs approval and stdin is not a terminal; use --mode to allow it',
+      'tandem: refused note: it needs approval and stdin is not a terminal; use --mode to allow it',
     );
     const answer = server.chatBodies()[1]?.messages.find((m) => m.role === 'tool');
     expect(answer?.content).toMatch(
-      /^Refused: note \(write\) needs the person's approval, and no one can approve it here \(stdin is not a terminal\)/,
+      /^Refused: this call needs the person's approval and no one can approve it here \(no terminal\)/,
     );
     expect(stdout()).toBe('ok, I will not\n');
   });
 
   it.each([
-    { mode: 'auto-edit', ran: ['note:x'], answer: /^noted x$/ },
+    // `note` names no path, so auto-edit cannot see that it stays inside the folder: it asks.
+    {
+      mode: 'auto-edit',
+      ran: [],
+      answer: /^Refused: this call needs the person's approval and no one can approve it here/,
+    },
     {
       mode: 'read-only',
       ran: [],
-      answer: /^Refused: Tandem is in read-only mode, so note \(write\) cannot run/,
+      answer:
+        /^Tandem is in read-only mode for this project: only reads run, so note \(write\) was not run/,
     },
     { mode: 'autonomous', ran: ['note:x'], answer: /^noted x$/ },
   ])('--mode $mode', async ({ mode, ran, answer }) => {
@@ -312,8 +318,7 @@ describe('tandem run (in-process)', () => {
       stderr: {
         write: (text: string) => {
           err.push(text);
-          if (text.includes('Allow? [y]es / [n]o / [a]lways for this session'))
-            setImmediate(() => stdin.write('y\n'));
+          if (text.includes('[y] allow once')) setImmediate(() => stdin.write('y\n'));
           return true;
         },
       },
@@ -326,7 +331,7 @@ describe('tandem run (in-process)', () => {
     expect(err.join('')).not.toContain('tandem run:');
     expect(code).toBe(0);
     expect(log).toEqual(['note:x']);
-    expect(err.join('')).toContain('note (write) wants to run:');
+    expect(err.join('')).toContain('── note needs your approval ──');
     expect(server.chatBodies()[1]?.messages.find((m) => m.role === 'tool')?.content).toBe(
       'noted x',
     );

@@ -1,5 +1,6 @@
 // The subcommands of `tandem`, as a table: adding one is adding a row.
 import type { CliDeps, CliIo } from './cli-io';
+import { policyCliCommand } from './policy-command';
 import { runCommand } from './run-command';
 
 export interface CliCommand {
@@ -9,4 +10,4 @@ export interface CliCommand {
   run(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number>;
 }
 
-export const COMMANDS: readonly CliCommand[] = [runCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, policyCliCommand];

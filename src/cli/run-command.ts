@@ -1,9 +1,7 @@
 // `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
 // says how it ended.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface, type Interface } from 'node:readline/promises';
-import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { RunFinishReason } from '../shared/events';
 import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
@@ -14,7 +12,7 @@ import { createToolRegistry } from '../main/tools/registry';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import type { CliCommand } from './commands';
 import { createEventPrinter } from './run-output';
-import { createTerminalGate } from './terminal-gate';
+import { createRunPermissionGate } from './run-permission-gate';
 
 const USAGE = `Usage: tandem run --folder DIR --base-url URL --model NAME [options] "task"
 
@@ -23,7 +21,7 @@ Options:
   --base-url URL       an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1
   --model NAME         the model to use
   --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
-  --mode MODE          ask | auto-edit | read-only | autonomous (default: ask)
+  --mode MODE          ask | auto-edit | read-only | autonomous (default: the project's stored mode, else ask)
   --max-steps N        model turns before the run stops (default: 50)
   --session ID         continue an earlier session of this folder
   --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
@@ -36,7 +34,8 @@ interface RunFlags {
   readonly baseUrl: string;
   readonly model: string;
   readonly apiKeyEnv: string;
-  readonly mode: PermissionMode;
+  /** Absent: the project's stored mode applies. */
+  readonly mode?: PermissionMode;
   readonly maxSteps: number;
   readonly session?: string;
   readonly dataDir: string;
@@ -79,7 +78,7 @@ function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
         'base-url': { type: 'string' },
         model: { type: 'string' },
         'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-        mode: { type: 'string', default: 'ask' },
+        mode: { type: 'string' },
         'max-steps': { type: 'string', default: '50' },
         session: { type: 'string' },
         'data-dir': { type: 'string' },
@@ -93,8 +92,8 @@ function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';
-  const mode = values.mode as PermissionMode;
-  if (!PERMISSION_MODES.includes(mode)) {
+  const mode = values.mode as PermissionMode | undefined;
+  if (mode !== undefined && !PERMISSION_MODES.includes(mode)) {
     throw new CliFailure(
       `--mode must be one of ${PERMISSION_MODES.join(', ')} (got "${values.mode}")`,
       EXIT.usage,
@@ -124,7 +123,7 @@ function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
     baseUrl: values['base-url'],
     model: values.model,
     apiKeyEnv: values['api-key-env'],
-    mode,
+    ...(mode ? { mode } : {}),
     maxSteps,
     ...(values.session ? { session: values.session } : {}),
     dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
@@ -153,26 +152,16 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       : {}),
   });
 
-  let prompt: Interface | undefined;
-  const ask = io.stdinIsTTY
-    ? async (question: string, signal: AbortSignal): Promise<string | undefined> => {
-        prompt ??= createInterface({
-          input: io.stdin,
-          output: writableOf(io.stderr),
-          terminal: true,
-        });
-        try {
-          return await prompt.question(question, { signal });
-        } catch {
-          return undefined;
-        }
-      }
-    : undefined;
-  const gate = createTerminalGate({
-    mode: flags.mode,
-    warn: (line) => io.stderr.write(`${line}\n`),
-    ...(ask ? { ask } : {}),
+  // The permission engine: stored mode and rules, grants, the broker, the terminal as the card.
+  const permissions = createRunPermissionGate({
+    folder: realpathSync(flags.folder),
+    dataDir: flags.dataDir,
+    ...(flags.mode ? { mode: flags.mode } : {}),
+    stdin: io.stdin,
+    stdinIsTTY: io.stdinIsTTY,
+    write: (text) => void io.stderr.write(text),
   });
+  const gate = permissions.gate;
 
   let agent;
   try {
@@ -196,7 +185,6 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   });
   const run = agent.startRun(flags.task);
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
-  prompt?.on('SIGINT', () => agent.stop(run.runId));
   try {
     const reason = await run.done;
     if (!flags.json)
@@ -204,7 +192,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     return report(reason, finishMessage, io);
   } finally {
     removeInterrupt?.();
-    prompt?.close();
+    permissions.close();
     await agent.close();
   }
 }
@@ -231,14 +219,4 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** readline wants a stream; the CLI's io only promises `write`. */
-function writableOf(sink: CliIo['stderr']): Writable {
-  return new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      sink.write(chunk.toString());
-      done();
-    },
-  });
 }

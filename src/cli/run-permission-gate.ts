@@ -1,0 +1,71 @@
+// The permission engine as `tandem run` uses it: the project's stored mode and rules, grants for
+// this process, the approval broker, and the terminal as the place the person answers.
+import type { PermissionMode } from '../shared/tool-types';
+import { ApprovalBroker } from '../main/permissions/approval-broker';
+import { createPermissionGate } from '../main/permissions/create-permission-gate';
+import type { PermissionGate } from '../main/permissions/gate';
+import { GrantBook } from '../main/permissions/grant-book';
+import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { realPolicyDeps } from '../main/permissions/real-policy-deps';
+import {
+  earlierCallsFromEvents,
+  loadProjectEvents,
+  previewRule,
+} from '../main/permissions/rule-preview';
+import { probeSandbox } from '../main/shell/sandbox-probe';
+import { sessionsDir } from '../main/store/transcript';
+import { createTerminalAsker } from './terminal-asker';
+
+export interface RunPermissionGateOptions {
+  /** Real path of the project folder. */
+  readonly folder: string;
+  readonly dataDir: string;
+  /** Overrides the project's stored mode; absent means the stored one (default Ask). */
+  readonly mode?: PermissionMode;
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdinIsTTY: boolean;
+  /** Where cards and warnings go (stderr, so stdout stays clean for --json). */
+  readonly write: (text: string) => void;
+}
+
+export interface RunPermissionGate {
+  readonly gate: PermissionGate;
+  readonly broker: ApprovalBroker;
+  readonly grants: GrantBook;
+  /** Stops reading the terminal once the run is over. */
+  close(): void;
+}
+
+export function createRunPermissionGate(options: RunPermissionGateOptions): RunPermissionGate {
+  const broker = new ApprovalBroker({
+    onRefused: (refused) =>
+      options.write(
+        `tandem: refused an approval answer (${refused.reason}) for request ${refused.requestId}\n`,
+      ),
+  });
+  const grants = new GrantBook();
+  const asker = createTerminalAsker({
+    input: options.stdin,
+    interactive: options.stdinIsTTY,
+    write: options.write,
+    describeAlways: async (_request, context) => {
+      if (context.rules.length === 0) return null;
+      const calls = earlierCallsFromEvents(
+        await loadProjectEvents(sessionsDir(options.dataDir, options.folder)),
+      );
+      const previews = await Promise.all(
+        context.rules.map((rule) => previewRule(rule, calls, options.folder, realPolicyDeps)),
+      );
+      return `"a" would store: ${previews.map((p) => p.summary).join('; ')}`;
+    },
+  });
+  const gate = createPermissionGate({
+    store: new JsonFilePermissionsStore(options.dataDir),
+    grants,
+    broker,
+    asker,
+    sandbox: probeSandbox,
+    ...(options.mode ? { mode: options.mode } : {}),
+  });
+  return { gate, broker, grants, close: () => asker.close() };
+}

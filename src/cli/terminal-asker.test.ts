@@ -1,0 +1,144 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../shared/events';
+import type { SandboxState } from '../shared/tool-types';
+import { listApprovals } from '../main/permissions/approval-audit';
+import { ApprovalBroker } from '../main/permissions/approval-broker';
+import { createPermissionGate } from '../main/permissions/create-permission-gate';
+import type { GateVerdict, PermissionGate } from '../main/permissions/gate';
+import { GrantBook } from '../main/permissions/grant-book';
+import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { createShellTool } from '../main/tools/shell-tool';
+import { createTerminalAsker, parseTerminalAnswer } from './terminal-asker';
+
+const SANDBOXED: SandboxState = { kind: 'bwrap', available: true, description: 'bubblewrap' };
+const shell = createShellTool({ probe: async () => SANDBOXED });
+
+let root: string;
+let input: PassThrough;
+let output: string;
+let events: RunEvent[];
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-term-')));
+  input = new PassThrough();
+  output = '';
+  events = [];
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function gateWith(interactive: boolean): PermissionGate {
+  return createPermissionGate({
+    store: new JsonFilePermissionsStore(join(root, 'data')),
+    grants: new GrantBook(),
+    broker: new ApprovalBroker(),
+    asker: createTerminalAsker({ input, interactive, write: (t) => (output += t) }),
+    sandbox: SANDBOXED,
+  });
+}
+
+let n = 0;
+function call(
+  gate: PermissionGate,
+  command: string,
+  signal = new AbortController().signal,
+): Promise<GateVerdict> {
+  const callId = `c${++n}`;
+  return gate(
+    {
+      runId: 'r',
+      callId,
+      tool: shell,
+      args: { command },
+      ctx: { folder: root, sessionId: 's', callId, signal, onOutput: () => {}, services: {} },
+    },
+    (e) => events.push(e),
+    signal,
+  );
+}
+
+describe('terminal asker', () => {
+  it.each([
+    { line: 'y', kind: 'allow-once' },
+    { line: ' s ', kind: 'allow-session' },
+    { line: 'a', kind: 'allow-always' },
+    { line: 't', kind: 'allow-for' },
+    { line: 'N', kind: 'deny' },
+    { line: 'use make instead', kind: 'deny-with-note' },
+    { line: '', kind: null },
+  ])('"$line" → $kind', ({ line, kind }) => {
+    expect(parseTerminalAnswer(line)?.kind ?? null).toBe(kind);
+  });
+
+  it('answers requests in order, one line each, showing the command and why', async () => {
+    const gate = gateWith(true);
+    const first = call(gate, 'npm test');
+    const second = call(gate, 'make build');
+    input.write('\n'); // empty: asked again
+    input.write('y\n');
+    input.write('please run the tests first\n');
+    expect(await first).toMatchObject({
+      kind: 'run',
+      provenance: expect.stringMatching(/^you allowed it at \d\d:\d\d$/),
+    });
+    expect(await second).toEqual({
+      kind: 'refuse',
+      message: 'The person denied this call with a note: please run the tests first',
+    });
+    expect(output).toContain('$ npm test');
+    expect(output).toContain('not a known read-only command: npm');
+    expect(output.indexOf('$ npm test')).toBeLessThan(output.indexOf('$ make build'));
+    expect(listApprovals(events).map((a) => a.answer?.kind)).toEqual([
+      'allow-once',
+      'deny-with-note',
+    ]);
+  });
+
+  it('"s" allows the same prefix for the rest of the session', async () => {
+    const gate = gateWith(true);
+    const first = call(gate, 'npm test');
+    input.write('s\n');
+    expect((await first).kind).toBe('run');
+    expect(await call(gate, 'npm test -- --ci')).toMatchObject({
+      kind: 'run',
+      provenance: expect.stringMatching(/for this session/),
+    });
+  });
+
+  it('denies without a terminal, and when the input closes', async () => {
+    expect(await call(gateWith(false), 'npm test')).toMatchObject({
+      kind: 'refuse',
+      message: expect.stringMatching(/no terminal/),
+    });
+    const gate = gateWith(true);
+    const pending = call(gate, 'npm test');
+    input.end();
+    expect((await pending).kind).toBe('refuse');
+    expect(listApprovals(events).map((a) => a.by)).toEqual(['no-tty', 'no-tty']);
+  });
+
+  it('stop while waiting denies the pending calls', async () => {
+    const gate = gateWith(true);
+    const stop = new AbortController();
+    const calls = [
+      call(gate, 'npm test', stop.signal),
+      call(gate, 'make', stop.signal),
+      call(gate, 'npm i', stop.signal),
+    ];
+    await new Promise<void>((resolve) => {
+      const check = (): void =>
+        events.filter((e) => e.type === 'approval-requested').length === 3
+          ? resolve()
+          : void setImmediate(check);
+      check();
+    });
+    stop.abort();
+    expect((await Promise.all(calls)).map((v) => v.kind)).toEqual(['refuse', 'refuse', 'refuse']);
+    expect(listApprovals(events).map((a) => a.by)).toEqual(['stop', 'stop', 'stop']);
+  });
+});

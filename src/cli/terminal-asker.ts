@@ -1,0 +1,193 @@
+// The CLI's approval card: prints what will happen and reads one answer per request from the
+// terminal, oldest request first. y = once, s = this session, t = 30 minutes, a = always here,
+// n = deny, anything else = deny with that text as a note. No terminal, or input closed, = deny.
+import { createInterface, type Interface } from 'node:readline';
+import type { ApprovalAnswer, ToolPreview } from '../shared/tool-types';
+import type { AnsweredBy, PendingApproval } from '../main/permissions/approval-broker';
+import type { AskContext, Asker } from '../main/permissions/asker';
+
+export interface TerminalAskerOptions {
+  readonly input: NodeJS.ReadableStream;
+  readonly write: (text: string) => void;
+  /** False when stdin is not a terminal: every request is denied as 'no-tty'. */
+  readonly interactive: boolean;
+  /** Shown before "always" is offered, e.g. the rule preview over earlier calls. */
+  readonly describeAlways?: (
+    request: PendingApproval,
+    context: AskContext,
+  ) => Promise<string | null>;
+}
+
+type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => void;
+
+interface Queued {
+  readonly request: PendingApproval;
+  readonly respond: Respond;
+  readonly context: AskContext;
+}
+
+export const ANSWER_HELP =
+  '[y] allow once  [s] for this session  [t] for 30 minutes  [a] always in this project  [n] deny  (or type a note to deny with it)';
+
+export function parseTerminalAnswer(line: string): ApprovalAnswer | null {
+  const text = line.trim();
+  switch (text.toLowerCase()) {
+    case '':
+      return null;
+    case 'y':
+    case 'yes':
+      return { kind: 'allow-once' };
+    case 's':
+      return { kind: 'allow-session' };
+    case 't':
+      return { kind: 'allow-for', minutes: 30 };
+    case 'a':
+      return { kind: 'allow-always' };
+    case 'n':
+    case 'no':
+      return { kind: 'deny' };
+    default:
+      return { kind: 'deny-with-note', note: text };
+  }
+}
+
+export interface TerminalAsker extends Asker {
+  /** Stops reading the terminal (so the process can exit); later requests are denied. */
+  close(): void;
+}
+
+export function createTerminalAsker(options: TerminalAskerOptions): TerminalAsker {
+  const queue: Queued[] = [];
+  let busy = false;
+  let lines: LineReader | null = null;
+
+  async function drain(): Promise<void> {
+    if (busy) return;
+    busy = true;
+    try {
+      for (let next = queue.shift(); next; next = queue.shift()) await handle(next);
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function handle({ request, respond, context }: Queued): Promise<void> {
+    if (context.signal.aborted) return;
+    if (!options.interactive) {
+      options.write(
+        `tandem: refused ${request.name}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
+      );
+      respond({ kind: 'deny' }, 'no-tty');
+      return;
+    }
+    options.write(await card(request, context, options.describeAlways));
+    lines ??= new LineReader(options.input);
+    for (;;) {
+      options.write(`${ANSWER_HELP}\n> `);
+      const read = await lines.next(context.signal);
+      if (read.kind === 'aborted') return;
+      if (read.kind === 'closed') {
+        respond({ kind: 'deny' }, 'no-tty');
+        return;
+      }
+      const answer = parseTerminalAnswer(read.text);
+      if (answer) {
+        respond(answer);
+        return;
+      }
+    }
+  }
+
+  return {
+    ask(request, respond, context) {
+      queue.push({ request, respond, context });
+      void drain();
+    },
+    close() {
+      lines?.close();
+    },
+  };
+}
+
+async function card(
+  request: PendingApproval,
+  context: AskContext,
+  describeAlways: TerminalAskerOptions['describeAlways'],
+): Promise<string> {
+  const lines = [``, `── ${request.name} needs your approval ──`, ...previewLines(request.preview)];
+  lines.push(...request.reasons.map((r) => `  why: ${r}`));
+  if (context.grantable.length > 0) {
+    lines.push(`  "s", "t" and "a" would allow: ${context.grantable.join(', ')}`);
+    const always = describeAlways ? await describeAlways(request, context).catch(() => null) : null;
+    if (always) lines.push(`  ${always}`);
+  } else {
+    lines.push('  "s", "t" and "a" allow this call only (nothing here can be stored as a rule)');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function previewLines(preview: ToolPreview): string[] {
+  switch (preview.kind) {
+    case 'command':
+      return [
+        `  $ ${preview.command}`,
+        `  in ${preview.cwd} (${preview.sandbox.available ? preview.sandbox.description : 'not sandboxed'})`,
+        ...preview.parts.map((p) => `    ${p.safe ? 'read-only    ' : 'not read-only'}  ${p.text}`),
+      ];
+    case 'diff':
+      return [`  ${preview.summary}`, ...preview.diff.split('\n').map((l) => `  ${l}`)];
+    case 'url':
+      return [`  ${preview.method} ${preview.url}`];
+    case 'text':
+      return preview.text.split('\n').map((l) => `  ${l}`);
+  }
+}
+
+/** One line at a time from the input, shared by every card; 'closed' once the input ends. */
+type Read = { kind: 'line'; text: string } | { kind: 'closed' } | { kind: 'aborted' };
+
+class LineReader {
+  private readonly buffered: string[] = [];
+  private waiter: ((read: Read) => void) | null = null;
+  private closed = false;
+  private readonly rl: Interface;
+
+  constructor(input: NodeJS.ReadableStream) {
+    this.rl = createInterface({ input, terminal: false });
+    this.rl.on('line', (line) => this.push(line));
+    this.rl.on('close', () => {
+      this.closed = true;
+      this.waiter?.({ kind: 'closed' });
+      this.waiter = null;
+    });
+  }
+
+  next(signal: AbortSignal): Promise<Read> {
+    const ready = this.buffered.shift();
+    if (ready !== undefined) return Promise.resolve({ kind: 'line', text: ready });
+    if (this.closed) return Promise.resolve({ kind: 'closed' });
+    return new Promise((resolve) => {
+      const onAbort = (): void => {
+        this.waiter = null;
+        resolve({ kind: 'aborted' });
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiter = (read) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(read);
+      };
+    });
+  }
+
+  close(): void {
+    this.rl.close();
+  }
+
+  private push(line: string): void {
+    if (this.waiter) {
+      const wake = this.waiter;
+      this.waiter = null;
+      wake({ kind: 'line', text: line });
+    } else this.buffered.push(line);
+  }
+}

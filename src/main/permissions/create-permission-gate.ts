@@ -1,0 +1,282 @@
+// The PermissionGate the runner, the window and the CLI all use: policy → (approval) → verdict.
+// Every decision is emitted as events, so the transcript records who allowed what and why.
+import type { RunEvent } from '../../shared/events';
+import type {
+  ApprovalAnswer,
+  PermissionMode,
+  SandboxState,
+  ToolPreview,
+} from '../../shared/tool-types';
+import type { ToolTarget } from '../tools/tool';
+import { ApprovalBroker, type AnsweredBy, type ApprovalOutcome } from './approval-broker';
+import { approvalHash, snapshotFile } from './approval-hash';
+import type { Asker } from './asker';
+import type { GateRequest, GateVerdict, PermissionGate } from './gate';
+import type { Clock, GrantBook } from './grant-book';
+import { describeRule } from './permission-rule';
+import { decidePolicy, type PolicyDecision } from './policy';
+import type { PolicyDeps } from './policy-deps';
+import { withRule, type PermissionsStore } from './project-permissions-store';
+import { allowedAt } from './provenance';
+import { realPolicyDeps } from './real-policy-deps';
+
+export interface PermissionGateOptions {
+  readonly store: PermissionsStore;
+  readonly grants: GrantBook;
+  readonly broker: ApprovalBroker;
+  readonly asker: Asker;
+  readonly sandbox: SandboxState | (() => Promise<SandboxState>);
+  /** The classifier and path guard; the real ones unless a host has a reason to differ. */
+  readonly deps?: PolicyDeps;
+  readonly clock?: Clock;
+  /** Overrides the project's stored mode (e.g. `tandem run --mode read-only`). */
+  readonly mode?: PermissionMode;
+  /** How often a call whose arguments or file keep changing is asked again before giving up. */
+  readonly maxReasks?: number;
+}
+
+const MINUTE = 60_000;
+
+export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
+  const clock = options.clock ?? Date.now;
+  const maxReasks = options.maxReasks ?? 3;
+  const deps = options.deps ?? realPolicyDeps;
+
+  return async (request, emit, signal) => {
+    const { tool, args, ctx } = request;
+    const target: ToolTarget = tool.target ? tool.target(args as never, ctx) : { kind: 'none' };
+    let stored;
+    try {
+      stored = await options.store.load(ctx.folder);
+    } catch (error) {
+      // A broken settings file must not silently fall back to defaults: nothing runs until fixed.
+      const reason = `the project's permission settings could not be read: ${(error as Error).message}`;
+      emit({
+        type: 'permission-decided',
+        runId: request.runId,
+        callId: request.callId,
+        decision: 'refuse',
+        reasons: [reason],
+      });
+      return { kind: 'refuse', message: `${tool.name} was not run: ${reason}` };
+    }
+    const sandbox =
+      typeof options.sandbox === 'function' ? await options.sandbox() : options.sandbox;
+    const decided = await decidePolicy(
+      {
+        toolName: tool.name,
+        effect: tool.effect,
+        target,
+        folder: ctx.folder,
+        mode: options.mode ?? stored.mode,
+        network: stored.network,
+        rules: stored.rules.map((r) => r.rule),
+        grants: options.grants.active(ctx.folder, ctx.sessionId),
+        sandbox,
+        ...(request.taintedBy !== undefined ? { taintedBy: request.taintedBy } : {}),
+      },
+      deps,
+    );
+    emit({
+      type: 'permission-decided',
+      runId: request.runId,
+      callId: request.callId,
+      decision: decided.decision,
+      reasons: decided.reasons,
+    });
+
+    switch (decided.decision) {
+      case 'run':
+        for (const grant of decided.usedGrants) options.grants.markUsed(grant.id);
+        for (const rule of decided.usedRules) options.grants.markRuleUsed(ctx.folder, rule);
+        return { kind: 'run', provenance: decided.provenance ?? decided.reasons.join('; ') };
+      case 'refuse':
+        return { kind: 'refuse', message: decided.refusal ?? decided.reasons.join('; ') };
+      case 'ask':
+        return askPerson(request, decided, target, sandbox, emit, signal);
+    }
+  };
+
+  async function askPerson(
+    request: GateRequest,
+    decided: PolicyDecision,
+    target: ToolTarget,
+    sandbox: SandboxState,
+    emit: (event: RunEvent) => void,
+    signal: AbortSignal,
+  ): Promise<GateVerdict> {
+    const { tool, args, ctx } = request;
+    const writePath =
+      target.kind === 'path' && target.access === 'write' ? decided.resolvedPath : undefined;
+    const fingerprint = async (): Promise<string> =>
+      approvalHash({
+        toolName: tool.name,
+        args,
+        folder: ctx.folder,
+        ...(writePath !== undefined ? { fileContent: await snapshotFile(writePath) } : {}),
+      });
+
+    let reasons = decided.reasons;
+    for (let round = 0; round <= maxReasks; round++) {
+      if (signal.aborted) return stoppedVerdict('stop');
+      // Fingerprint before the preview: a change in between can only cause one more question.
+      const argsHash = await fingerprint();
+      const preview = await previewFor(request, target, decided, sandbox);
+      const { request: pending, outcome } = options.broker.open(
+        {
+          runId: request.runId,
+          callId: request.callId,
+          name: tool.name,
+          args,
+          argsHash,
+          effect: tool.effect,
+          preview,
+          reasons,
+        },
+        emit,
+      );
+      const onAbort = (): void => {
+        options.broker.cancel(pending.requestId, 'stop');
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      const respond = (answer: ApprovalAnswer, by: AnsweredBy = 'person'): void => {
+        options.broker.answer(pending.requestId, argsHash, answer, by);
+      };
+      options.asker.ask(pending, respond, {
+        grantable: decided.grantable.map(describeRule),
+        rules: decided.grantable,
+        signal,
+      });
+      let answered: ApprovalOutcome;
+      try {
+        answered = await outcome;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+      if (answered.answer.kind === 'deny' || answered.answer.kind === 'deny-with-note') {
+        return deniedVerdict(answered);
+      }
+      // The card showed one thing; run only that. A change between card and now asks again.
+      if ((await fingerprint()) !== argsHash) {
+        reasons = [
+          'the arguments, the working folder or the target file changed after the card was shown, so Tandem asks again',
+          ...decided.reasons,
+        ];
+        continue;
+      }
+      await remember(answered.answer, decided, request);
+      return { kind: 'run', provenance: allowedAt(answered.at) };
+    }
+    return {
+      kind: 'refuse',
+      message: `${tool.name} was not run: its arguments or target file kept changing while the person was asked.`,
+    };
+  }
+
+  async function remember(
+    answer: ApprovalAnswer,
+    decided: PolicyDecision,
+    request: GateRequest,
+  ): Promise<void> {
+    const { folder, sessionId } = request.ctx;
+    const effect = request.tool.effect;
+    switch (answer.kind) {
+      case 'allow-once':
+      case 'deny':
+      case 'deny-with-note':
+        return;
+      case 'allow-session':
+        for (const rule of decided.grantable) {
+          options.grants.add({ folder, rule, effect, scope: { kind: 'session', sessionId } });
+        }
+        return;
+      case 'allow-for': {
+        const expiresAt = clock() + answer.minutes * MINUTE;
+        for (const rule of decided.grantable) {
+          options.grants.add({ folder, rule, effect, scope: { kind: 'until', expiresAt } });
+        }
+        return;
+      }
+      case 'allow-always': {
+        if (decided.grantable.length === 0) return;
+        let stored = await options.store.load(folder);
+        for (const rule of decided.grantable) stored = withRule(stored, rule, clock());
+        await options.store.save(folder, stored);
+        return;
+      }
+    }
+  }
+}
+
+async function previewFor(
+  request: GateRequest,
+  target: ToolTarget,
+  decided: PolicyDecision,
+  sandbox: SandboxState,
+): Promise<ToolPreview> {
+  const { tool, args, ctx } = request;
+  if (tool.preview) {
+    try {
+      return await tool.preview(args as never, ctx);
+    } catch (error) {
+      return {
+        kind: 'text',
+        text: `The preview failed (${(error as Error).message}). Arguments:\n${show(args)}`,
+      };
+    }
+  }
+  switch (target.kind) {
+    case 'command':
+      return {
+        kind: 'command',
+        command: target.command,
+        cwd: ctx.folder,
+        parts: decided.parts ?? [],
+        sandbox,
+      };
+    case 'url':
+      return { kind: 'url', url: target.url, method: 'GET' };
+    case 'path':
+    case 'none':
+      return { kind: 'text', text: `${tool.name}\n${show(args)}` };
+  }
+}
+
+function show(args: unknown): string {
+  return JSON.stringify(args, null, 2) ?? String(args);
+}
+
+function deniedVerdict(outcome: ApprovalOutcome): GateVerdict {
+  if (outcome.answer.kind === 'deny-with-note') {
+    return {
+      kind: 'refuse',
+      message: `The person denied this call with a note: ${outcome.answer.note}`,
+    };
+  }
+  return stoppedVerdict(outcome.by);
+}
+
+function stoppedVerdict(by: AnsweredBy): GateVerdict {
+  switch (by) {
+    case 'person':
+    case 'rule':
+      return { kind: 'refuse', message: 'The person denied this call; it did not run.' };
+    case 'stop':
+      return {
+        kind: 'refuse',
+        message: 'The run was stopped before the person answered; the call did not run.',
+      };
+    case 'closed':
+      return {
+        kind: 'refuse',
+        message: 'The window closed before the person answered; the call did not run.',
+      };
+    case 'no-tty':
+      return {
+        kind: 'refuse',
+        message:
+          "Refused: this call needs the person's approval and no one can approve it here (no terminal). " +
+          'Do not retry it; finish with what runs without approval, or explain what you would do.',
+      };
+  }
+}

@@ -1,0 +1,20 @@
+// What the policy needs from the shell classifier and the path guard. The real ones are wired in
+// real-policy-deps.ts; this seam only keeps the policy file free of their imports.
+import type { CommandPart } from '../../shared/tool-types';
+
+export interface CommandClassificationView {
+  readonly parsed: boolean;
+  readonly safe: boolean;
+  readonly parts: readonly CommandPart[];
+  readonly reasons: readonly string[];
+}
+
+export type GuardView =
+  | { readonly ok: true; readonly path: string; readonly relative: string }
+  | { readonly ok: false; readonly reason: string };
+
+export interface PolicyDeps {
+  classifyCommand(command: string, folder: string): Promise<CommandClassificationView>;
+  guardPath(folder: string, requested: string, access: 'read' | 'write'): Promise<GuardView>;
+  isInsideGitDir(relative: string): boolean;
+}

@@ -1,0 +1,304 @@
+// The one function that decides whether a tool call runs, asks or is refused, and says why.
+// The runner, the window, the CLI and `tandem policy` all call `decidePolicy`.
+import type {
+  CommandPart,
+  Decision,
+  PermissionMode,
+  SandboxState,
+  ToolEffect,
+} from '../../shared/tool-types';
+import type { ToolTarget } from '../tools/tool';
+import { coverClassification, suspendedReasons, uncoveredReasons } from './command-coverage';
+import type { Grant } from './grant-book';
+import { effectiveMode, readOnlyRefusal } from './modes';
+import { prefixFor, ruleMatchesTool, type PermissionRule } from './permission-rule';
+import type { PolicyDeps } from './policy-deps';
+import type { NetworkSetting } from './project-permissions-store';
+import {
+  PROVENANCE_AUTO_EDIT,
+  PROVENANCE_AUTONOMOUS,
+  PROVENANCE_READ_ONLY,
+  grantProvenance,
+  ruleProvenance,
+} from './provenance';
+
+export interface PolicyInput {
+  readonly toolName: string;
+  readonly effect: ToolEffect;
+  readonly target: ToolTarget;
+  /** Real path of the project folder. */
+  readonly folder: string;
+  readonly mode: PermissionMode;
+  readonly network: NetworkSetting;
+  /** The project's persisted "always" rules. */
+  readonly rules: readonly PermissionRule[];
+  /** Grants active for this folder and session. */
+  readonly grants: readonly Grant[];
+  readonly sandbox: SandboxState;
+  /** Set once the run has taken in network or MCP content: exec and network grants pause. */
+  readonly taintedBy?: string;
+}
+
+export interface PolicyDecision {
+  readonly decision: Decision;
+  readonly reasons: readonly string[];
+  /** Why it runs (only when `decision` is 'run'). */
+  readonly provenance?: string;
+  /** The tool result for the model (only when `decision` is 'refuse'). */
+  readonly refusal?: string;
+  readonly mode: PermissionMode;
+  /** The parsed command, when the target is a command. */
+  readonly parts?: readonly CommandPart[];
+  /** The guarded path, when the target is a path. */
+  readonly resolvedPath?: string;
+  /** What "allow for this session" / "always allow" would store; empty when nothing may be stored. */
+  readonly grantable: readonly PermissionRule[];
+  readonly usedRules: readonly PermissionRule[];
+  readonly usedGrants: readonly Grant[];
+}
+
+const MCP_PREFIX = 'mcp__';
+
+export function isMcpToolName(name: string): boolean {
+  return name.startsWith(MCP_PREFIX);
+}
+
+export async function decidePolicy(input: PolicyInput, deps: PolicyDeps): Promise<PolicyDecision> {
+  const effective = effectiveMode(input.mode, input.sandbox);
+  const notes = effective.note ? [effective.note] : [];
+  const decision = await decideInMode(input, effective.mode, deps);
+  return { ...decision, mode: effective.mode, reasons: [...notes, ...decision.reasons] };
+}
+
+type Verdict = Omit<PolicyDecision, 'mode' | 'grantable' | 'usedRules' | 'usedGrants'> &
+  Partial<Pick<PolicyDecision, 'grantable' | 'usedRules' | 'usedGrants'>>;
+
+async function decideInMode(
+  input: PolicyInput,
+  mode: PermissionMode,
+  deps: PolicyDeps,
+): Promise<Omit<PolicyDecision, 'mode'>> {
+  const result = await decideTarget(input, mode, deps);
+  return {
+    ...result,
+    grantable: result.grantable ?? [],
+    usedRules: result.usedRules ?? [],
+    usedGrants: result.usedGrants ?? [],
+  };
+}
+
+async function decideTarget(
+  input: PolicyInput,
+  mode: PermissionMode,
+  deps: PolicyDeps,
+): Promise<Verdict> {
+  // MCP servers run outside our sandbox and declare their own effects: they always need a yes.
+  if (isMcpToolName(input.toolName)) return decideByTool(input, mode, 'an MCP tool');
+  const { target } = input;
+  switch (target.kind) {
+    case 'path':
+      return decidePath(input, mode, target.path, target.access, deps);
+    case 'command':
+      return decideCommand(input, mode, target.command, deps);
+    case 'url':
+      return decideNetwork(input, mode, `fetching ${target.url}`);
+    case 'none':
+      if (input.effect === 'read') {
+        return run([`${input.toolName} only reads`], PROVENANCE_READ_ONLY);
+      }
+      if (input.effect === 'network') return decideNetwork(input, mode, `${input.toolName}`);
+      return decideOtherEffect(input, mode);
+  }
+}
+
+async function decidePath(
+  input: PolicyInput,
+  mode: PermissionMode,
+  requested: string,
+  access: 'read' | 'write',
+  deps: PolicyDeps,
+): Promise<Verdict> {
+  const guard = await deps.guardPath(input.folder, requested, access);
+  if (!guard.ok) {
+    return refuse([guard.reason], `${input.toolName} was refused: ${guard.reason}`);
+  }
+  const where = { resolvedPath: guard.path };
+  if (access === 'read' && input.effect !== 'read') {
+    // A tool that declares more than a read is judged by its effect, not by the path it names.
+    return { ...decideOtherEffect(input, mode), ...where };
+  }
+  if (access === 'read') {
+    return {
+      ...run([`reads ${guard.relative || '.'} inside the project folder`], PROVENANCE_READ_ONLY),
+      ...where,
+    };
+  }
+  const what = `writing ${guard.relative}`;
+  if (mode === 'read-only') return { ...refuseReadOnly(what), ...where };
+  if (deps.isInsideGitDir(guard.relative)) {
+    // Git's own files can rewrite history or hooks: every write there is a deliberate yes.
+    return { ...ask([`${what}: writes into .git/ always ask`], []), ...where };
+  }
+  if (mode === 'auto-edit') {
+    return {
+      ...run([`${what} inside the project folder (auto-accept edits)`], PROVENANCE_AUTO_EDIT),
+      ...where,
+    };
+  }
+  if (mode === 'autonomous') {
+    return {
+      ...run([`${what} inside the project folder (autonomous)`], PROVENANCE_AUTONOMOUS),
+      ...where,
+    };
+  }
+  return { ...(await decideByTool(input, mode, what)), ...where };
+}
+
+async function decideCommand(
+  input: PolicyInput,
+  mode: PermissionMode,
+  command: string,
+  deps: PolicyDeps,
+): Promise<Verdict> {
+  const classification = await deps.classifyCommand(command, input.folder);
+  const parts = classification.parts;
+  if (classification.parsed && classification.safe && parts.every((p) => p.safe)) {
+    return {
+      ...run(
+        ['every part is a read-only command', ...classification.reasons],
+        PROVENANCE_READ_ONLY,
+      ),
+      parts,
+    };
+  }
+  const what = `the command \`${command}\``;
+  if (mode === 'read-only') return { ...refuseReadOnly(what), parts };
+  if (mode === 'autonomous') {
+    return {
+      ...run([`${what} runs inside the sandbox (autonomous)`], PROVENANCE_AUTONOMOUS),
+      parts,
+    };
+  }
+  if (!classification.parsed) {
+    const reasons = [
+      'the command could not be parsed, so no rule or grant can apply',
+      ...classification.reasons,
+    ];
+    return { ...ask(reasons, []), parts };
+  }
+  const paused = isTaintPaused(input.effect, input.taintedBy);
+  const { coverage, structural, coverable } = await coverClassification(
+    classification,
+    input.rules,
+    input.grants.filter((g) => g.rule.kind === 'command'),
+    paused,
+    input.folder,
+    deps,
+  );
+  if (coverage.covered) {
+    return {
+      ...run(coverage.provenance, coverage.provenance.join('; ')),
+      parts,
+      usedRules: coverage.usedRules,
+      usedGrants: coverage.usedGrants,
+    };
+  }
+  const reasons = [
+    ...structural.map((r) => `${r}, so rules and grants do not apply`),
+    ...uncoveredReasons(coverage),
+    ...(input.taintedBy ? suspendedReasons(coverage, input.taintedBy) : []),
+    ...(mode === 'auto-edit' ? ['auto-accept edits mode still asks for commands'] : []),
+  ];
+  // Only parts a rule could ever cover are worth storing (never `rm -rf ~`, never `x > f`).
+  const grantable = dedupe(
+    coverage.uncovered.filter((p) => coverable.has(p)).map((p) => prefixFor(p.argv)),
+  );
+  return {
+    ...ask(
+      reasons,
+      grantable.map((prefix) => ({ kind: 'command', prefix })),
+    ),
+    parts,
+  };
+}
+
+function decideNetwork(input: PolicyInput, mode: PermissionMode, what: string): Verdict {
+  if (input.network === 'off') {
+    return refuse(
+      [`the network is off for this project`],
+      `${what} was not run: the network is off for this project.`,
+    );
+  }
+  if (mode === 'read-only') return refuseReadOnly(what);
+  if (mode === 'autonomous' && input.network === 'allow') {
+    return run([`${what}: the project allows the network (autonomous)`], PROVENANCE_AUTONOMOUS);
+  }
+  const extra =
+    mode === 'autonomous' ? ['the network follows the project setting, which is to ask'] : [];
+  const decided = decideByTool(input, mode, what);
+  return decided.decision === 'ask'
+    ? { ...decided, reasons: [...decided.reasons, ...extra] }
+    : decided;
+}
+
+/** A built-in write or exec whose target the policy cannot see: autonomous runs it, others ask. */
+function decideOtherEffect(input: PolicyInput, mode: PermissionMode): Verdict {
+  const what = `${input.toolName} (${input.effect})`;
+  if (mode === 'autonomous') return run([`${what} runs in autonomous mode`], PROVENANCE_AUTONOMOUS);
+  return decideByTool(input, mode, what);
+}
+
+/** Tool-level rules and grants: writes in Ask mode, MCP tools, effect-only tools. */
+function decideByTool(input: PolicyInput, mode: PermissionMode, what: string): Verdict {
+  if (mode === 'read-only') return refuseReadOnly(what);
+  const rule = input.rules.find((r) => ruleMatchesTool(r, input.toolName));
+  if (rule) return { ...run([ruleProvenance(rule)], ruleProvenance(rule)), usedRules: [rule] };
+  const paused = isTaintPaused(toolEffectForTaint(input), input.taintedBy);
+  const grant = input.grants.find((g) => ruleMatchesTool(g.rule, input.toolName));
+  if (grant && !paused) {
+    return { ...run([grantProvenance(grant)], grantProvenance(grant)), usedGrants: [grant] };
+  }
+  const reasons = [`${what} needs your approval`];
+  if (isMcpToolName(input.toolName)) reasons.push('MCP tools run outside the sandbox');
+  if (grant && input.taintedBy) {
+    reasons.push(
+      `your grant for this tool is paused for the rest of this run after reading ${input.taintedBy}`,
+    );
+  }
+  if (input.taintedBy && !grant) reasons.push(`this run has read ${input.taintedBy}`);
+  return ask(reasons, [{ kind: 'tool', tool: input.toolName }]);
+}
+
+function toolEffectForTaint(input: PolicyInput): ToolEffect {
+  return isMcpToolName(input.toolName) ? 'exec' : input.effect;
+}
+
+function isTaintPaused(effect: ToolEffect, taintedBy: string | undefined): boolean {
+  return taintedBy !== undefined && (effect === 'exec' || effect === 'network');
+}
+
+function run(reasons: readonly string[], provenance: string): Verdict {
+  return { decision: 'run', reasons, provenance };
+}
+
+function ask(reasons: readonly string[], grantable: readonly PermissionRule[]): Verdict {
+  return { decision: 'ask', reasons, grantable };
+}
+
+function refuse(reasons: readonly string[], refusal: string): Verdict {
+  return { decision: 'refuse', reasons, refusal };
+}
+
+function refuseReadOnly(what: string): Verdict {
+  return refuse(['read-only mode: only reads run'], readOnlyRefusal(what));
+}
+
+function dedupe(prefixes: readonly (readonly string[])[]): (readonly string[])[] {
+  const seen = new Set<string>();
+  return prefixes.filter((p) => {
+    const key = JSON.stringify(p);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,6 @@
+// The policy's real collaborators: the shell classifier and the path guard, exactly as they run.
+import { classifyCommand } from '../shell/command-classifier';
+import { guardPath, isInsideGitDir } from '../workspace/path-guard';
+import type { PolicyDeps } from './policy-deps';
+
+export const realPolicyDeps: PolicyDeps = { classifyCommand, guardPath, isInsideGitDir };
