@@ -7,11 +7,11 @@ import { createHandlers, type TandemBackend } from './ipc/create-handlers';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { GrantBook } from './permissions/grant-book';
-import { JsonFilePermissionsStore } from './permissions/project-permissions-store';
 import { probeSandbox } from './shell/sandbox-probe';
 import { shellSessions } from './shell/shell-sessions';
 import { createAgentRunControllerFactory } from './ipc/agent-run-controller';
 import { createElectronSecretStore } from './store/electron-secret-store';
+import { createElectronPermissionsStore } from './store/electron-permissions-store';
 import { createElectronSettingsStore } from './store/electron-settings-store';
 import { loadWindowState } from './store/electron-window-state';
 
@@ -52,7 +52,7 @@ function start(): void {
   // One instance of each, shared by the IPC handlers and (through runControllerFactory) the agent.
   const settings = createElectronSettingsStore();
   const secrets = createElectronSecretStore();
-  const permissions = new JsonFilePermissionsStore(dataDir);
+  const permissions = createElectronPermissionsStore();
   const grants = new GrantBook();
   backend = createHandlers({
     appName: 'Tandem',

@@ -33,6 +33,7 @@ interface Setup {
   readonly folder: string;
   readonly server: ScriptedServer;
   readonly events: RunEvent[];
+  readonly grants: GrantBook;
   next(type: RunEvent['type'], from?: number): Promise<RunEvent>;
 }
 
@@ -49,12 +50,13 @@ async function setup(turns: ScriptedTurn[], configure = true): Promise<Setup> {
     await settings.save({ baseUrl: server.baseUrl, model: 'scripted', presetId: 'openai' });
     await storeApiKey(settings, secrets, 'sk-test');
   }
+  const grants = new GrantBook();
   const factory = createAgentRunControllerFactory({
     dataDir,
     settings,
     secrets,
     permissions: new JsonFilePermissionsStore(dataDir),
-    grants: new GrantBook(),
+    grants,
     sandbox: async () => noSandbox,
     createProvider: (config) =>
       createOpenAIProvider({
@@ -79,7 +81,7 @@ async function setup(turns: ScriptedTurn[], configure = true): Promise<Setup> {
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
-  return { controller, folder, server, events, next };
+  return { controller, folder, server, events, grants, next };
 }
 
 const writeTurn: ScriptedTurn = {
@@ -87,6 +89,21 @@ const writeTurn: ScriptedTurn = {
 };
 
 describe('agent run controller', () => {
+  it('ends "allow for this session" grants when the session closes', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'touch made.txt' } }] },
+      { text: 'done' },
+    ]);
+    const { sessionId } = await s.controller.startRun('touch a file');
+    const asked = await s.next('approval-requested');
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    await s.controller.answerApproval(asked.requestId, asked.argsHash, { kind: 'allow-session' });
+    await s.next('run-finished');
+    expect(s.grants.active(s.folder, sessionId)).toHaveLength(1);
+    await s.controller.dispose?.();
+    expect(s.grants.active(s.folder, sessionId)).toHaveLength(0);
+  });
+
   it('refuses to start without a configured provider, with a clear message', async () => {
     const { controller } = await setup([{ text: 'hi' }], false);
     await expect(controller.startRun('do it')).rejects.toThrow(/Choose a model in Settings/);

@@ -175,6 +175,8 @@ function createAgentRunController(
       alwaysRules.clear();
       current?.unsubscribe();
       await current?.agent.close();
+      // "Allow for this session" ends with the session.
+      if (current) deps.grants.endSession(current.agent.agent.sessionId);
       current = undefined;
       listeners.clear();
     },
