@@ -371,6 +371,25 @@ describe('classifyCommand', () => {
     }
   });
 
+  it('hangs a redirection after a list or pipeline on its last command, as bash does', async () => {
+    const table: readonly [string, readonly (readonly string[])[]][] = [
+      ['ls && echo hi > out.txt', [[], ['writes to a file: > out.txt']]],
+      ['ls | grep x > out.txt', [[], ['writes to a file: > out.txt']]],
+      ['ls || pwd && cat a > f', [[], [], ['writes to a file: > f']]],
+      // A group takes the redirection whole.
+      ['{ ls; pwd; } > f', [['writes to a file: > f'], ['writes to a file: > f']]],
+      ['(ls && pwd) > f', [['writes to a file: > f'], ['writes to a file: > f']]],
+    ];
+    for (const [command, reasons] of table) {
+      const result = await classifyCommand(command, FOLDER);
+      expect(result.safe, command).toBe(false);
+      expect(
+        result.parts.map((part) => part.reasons),
+        command,
+      ).toEqual(reasons);
+    }
+  });
+
   it('reports a parse failure as not parsed, with no parts', async () => {
     const result = await classifyCommand('(ls', FOLDER);
     expect(result).toMatchObject({ parsed: false, safe: false, parts: [] });

@@ -23,6 +23,8 @@ interface Draft {
   text: string;
   argv: string[];
   reasons: string[];
+  /** Where the part starts in the source, to tell which part a redirection belongs to. */
+  readonly start: number;
 }
 
 /** Nodes that only group or sequence commands. */
@@ -90,6 +92,7 @@ class Walker {
         const findings = newFindings();
         scanExpansions(node, findings);
         this.parts.push({
+          start: node.startIndex,
           text: node.text,
           argv: [node.text.startsWith('[[') ? '[[' : '['],
           reasons: findings.reasons,
@@ -133,7 +136,12 @@ class Walker {
   private synthetic(node: SyntaxNode, reason: string): void {
     const findings = newFindings();
     scanExpansions(node, findings);
-    this.parts.push({ text: node.text, argv: [], reasons: [reason, ...findings.reasons] });
+    this.parts.push({
+      start: node.startIndex,
+      text: node.text,
+      argv: [],
+      reasons: [reason, ...findings.reasons],
+    });
     for (const nested of findings.nested) this.scoped(() => this.statement(nested));
   }
 
@@ -147,7 +155,7 @@ class Walker {
 
   private command(node: SyntaxNode): void {
     const findings = newFindings();
-    const draft: Draft = { text: node.text, argv: [], reasons: [] };
+    const draft: Draft = { start: node.startIndex, text: node.text, argv: [], reasons: [] };
     let leadingGlob = false;
     for (const child of node.namedChildren) {
       if (!child) continue;
@@ -202,8 +210,19 @@ class Walker {
     }
     reasons.push(...findings.reasons);
     if (this.parts.length === start)
-      this.parts.push({ text: node.text, argv: [], reasons: ['a redirection without a command'] });
-    for (const part of this.parts.slice(start)) part.reasons.push(...reasons);
+      this.parts.push({
+        start: node.startIndex,
+        text: node.text,
+        argv: [],
+        reasons: ['a redirection without a command'],
+      });
+    // tree-sitter-bash hangs `a && b > f` and `a | b > f` on the whole list or pipeline, but bash
+    // binds the redirection to the last command (`b`); groups `{ …; }` and `( … )` take it whole.
+    const from = body ? redirectedPart(body).startIndex : node.startIndex;
+    const targets = this.parts.slice(start).filter((part) => part.start >= from);
+    // Never lose a reason: with no part to carry it, it applies to the whole command line.
+    if (targets.length === 0) this.extra.push(...reasons);
+    for (const part of targets) part.reasons.push(...reasons);
     // `cat <<EOF | sh`: the pipeline after the here-doc start is the rest of the statement.
     for (const child of piped) this.scoped(() => this.statement(child));
     for (const nested of findings.nested) this.scoped(() => this.statement(nested));
@@ -230,6 +249,14 @@ class Walker {
       ? [`reads outside the project folder: ${redirect.text}`]
       : [];
   }
+}
+
+/** The statement a redirection after `body` applies to: the last element of a list or pipeline. */
+function redirectedPart(body: SyntaxNode): SyntaxNode {
+  if (body.type !== 'list' && body.type !== 'pipeline') return body;
+  const named = body.namedChildren.filter((child): child is SyntaxNode => child !== null);
+  const last = named[named.length - 1];
+  return last ? redirectedPart(last) : body;
 }
 
 function toPart(draft: Draft): CommandPart {
