@@ -12,6 +12,7 @@ import { buildSystemPrompt, DEFAULT_CONTEXT_BUDGET_TOKENS, loadAgentsMd } from '
 import type { ChatProvider } from './provider';
 import { DEFAULT_MAX_STEPS, runLoop } from './runner';
 import { Session } from './session';
+import { taintFromEvents } from './tool-calls';
 
 export interface AgentOptions {
   readonly provider: ChatProvider;
@@ -64,6 +65,8 @@ export function createAgent(options: AgentOptions): Agent {
         baseUrl: options.provider.baseUrl,
       });
   const listeners = new Set<(event: RunEvent) => void>();
+  // Content from the network stays in the history, so its taint lasts for the whole session.
+  const taint = taintFromEvents(session.pastEvents);
   let active:
     { runId: string; controller: AbortController; done: Promise<RunFinishReason> } | undefined;
 
@@ -104,6 +107,7 @@ export function createAgent(options: AgentOptions): Agent {
           history: () => session.messages,
           append: (message) => session.append(message),
           emit,
+          taint,
         },
         runId,
         signal,

@@ -7,7 +7,11 @@ import {
   type Harness,
 } from '../../test-support/agent-harness';
 import type { ScriptedTurn } from '../../test-support/scripted-openai-server';
+import type { GateRequest } from '../permissions/gate';
+import { createToolRegistry } from '../tools/registry';
 import { defineTool, ToolError } from '../tools/tool';
+import { createAgent } from './agent';
+import { createOpenAIProvider } from './provider';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -240,6 +244,12 @@ describe('the gate', () => {
         { toolCalls: [{ name: 'fetch_page', arguments: { url: 'https://example.com/x' } }] },
         { toolCalls: [{ name: 'note', arguments: { text: 'after' } }] },
         { text: 'ok' },
+        // A later run of the same session: the fetched page is still in the history.
+        { toolCalls: [{ name: 'note', arguments: { text: 'next run' } }] },
+        { text: 'ok' },
+        // The session reopened from its transcript keeps the taint too.
+        { toolCalls: [{ name: 'note', arguments: { text: 'reopened' } }] },
+        { text: 'ok' },
       ],
     });
     expect(await harness.agent.startRun('go').done).toBe('done');
@@ -248,6 +258,32 @@ describe('the gate', () => {
       undefined,
       'after reading https://example.com/x',
     ]);
+    expect(await harness.agent.startRun('again').done).toBe('done');
+    expect(harness.gateRequests[3]?.taintedBy).toBe('after reading https://example.com/x');
+
+    const requests: GateRequest[] = [];
+    const reopened = createAgent({
+      provider: createOpenAIProvider({
+        baseUrl: harness.server.baseUrl,
+        model: 'scripted-model',
+        apiKey: 'k',
+      }),
+      registry: createToolRegistry(testTools()),
+      gate: async (request) => {
+        requests.push(request);
+        return { kind: 'run', provenance: 'test' };
+      },
+      folder: harness.folder,
+      dataDir: harness.dataDir,
+      sessionId: harness.agent.sessionId,
+      systemPrompt: 'test',
+    });
+    try {
+      expect(await reopened.startRun('after restart').done).toBe('done');
+      expect(requests[0]?.taintedBy).toBe('after reading https://example.com/x');
+    } finally {
+      await reopened.close();
+    }
   });
 
   it('gives the gate validated, coerced arguments', async () => {

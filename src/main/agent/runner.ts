@@ -26,6 +26,11 @@ export interface RunLoopDeps {
   readonly history: () => readonly ChatMessage[];
   readonly append: (message: ChatMessage) => void;
   readonly emit: (event: RunEvent) => void;
+  /**
+   * Whether the conversation has taken in network or MCP content. It belongs to the session, not
+   * the run: the content stays in the history the model reads in later runs.
+   */
+  readonly taint: RunTaint;
 }
 
 export interface RunOutcome {
@@ -38,7 +43,7 @@ export async function runLoop(
   runId: string,
   signal: AbortSignal,
 ): Promise<RunOutcome> {
-  const taint: RunTaint = {};
+  const { taint } = deps;
   const toolDeps = { ...deps, runId };
   for (let step = 1; step <= deps.maxSteps; step++) {
     const turn = await askModel(deps, runId, signal);

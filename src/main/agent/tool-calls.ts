@@ -16,10 +16,26 @@ export interface ToolCallDeps {
   readonly emit: (event: RunEvent) => void;
 }
 
-/** Per-run state that outlives one turn. */
+/** Session state that outlives one turn and one run. */
 export interface RunTaint {
-  /** Set once network or MCP content entered the run; later gate requests carry it. */
+  /** Set once network or MCP content entered the conversation; later gate requests carry it. */
   taintedBy?: string;
+}
+
+/** Rebuilds the taint of a reopened session from its recorded events. */
+export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
+  const started = new Map<string, Extract<RunEvent, { type: 'tool-call-started' }>>();
+  for (const event of events) {
+    if (event.type === 'tool-call-started') started.set(event.callId, event);
+    if (event.type !== 'tool-result' || !event.ok) continue;
+    const call = started.get(event.callId);
+    if (!call || (call.effect !== 'network' && !call.name.startsWith('mcp__'))) continue;
+    const url = (call.args as { url?: unknown } | null)?.url;
+    return {
+      taintedBy: typeof url === 'string' ? `after reading ${url}` : `after running ${call.name}`,
+    };
+  }
+  return {};
 }
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;

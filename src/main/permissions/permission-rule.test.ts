@@ -12,6 +12,13 @@ describe('prefixFor', () => {
     { argv: ['make'], prefix: ['make'] },
     { argv: ['rm', '-rf', 'build'], prefix: ['rm', '-rf', 'build'] },
     { argv: ['python', 'x.py'], prefix: ['python', 'x.py'] },
+    // Programs that run code or other commands: never a two-word prefix.
+    { argv: ['npx', 'tsx', 'a.ts'], prefix: ['npx', 'tsx', 'a.ts'] },
+    { argv: ['xargs', 'sh', '-c', 'echo hi'], prefix: ['xargs', 'sh', '-c', 'echo hi'] },
+    { argv: ['node', 'scripts', 'x'], prefix: ['node', 'scripts', 'x'] },
+    { argv: ['pnpm', 'dlx', 'cowsay', 'hi'], prefix: ['pnpm', 'dlx', 'cowsay', 'hi'] },
+    { argv: ['env', 'FOO', 'make'], prefix: ['env', 'FOO', 'make'] },
+    { argv: ['timeout', 'tests', 'x'], prefix: ['timeout', 'tests', 'x'] },
     { argv: [], prefix: [] },
   ])('$argv → $prefix', ({ argv, prefix }) => {
     expect(prefixFor(argv)).toEqual(prefix);

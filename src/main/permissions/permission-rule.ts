@@ -1,6 +1,7 @@
 // What a rule or a grant allows: a parsed command prefix (matched word by word against each
 // sub-command, never as a raw substring) or a whole tool by name.
 import type { CommandPart } from '../../shared/tool-types';
+import { COMMAND_RUNNERS } from '../shell/safe-commands';
 
 export type PermissionRule =
   | { readonly kind: 'command'; readonly prefix: readonly string[] }
@@ -12,6 +13,42 @@ const SCRIPT_RUNNERS = new Set(['npm run', 'pnpm run', 'yarn run', 'bun run']);
 const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9:_-]*$/;
 
 /**
+ * Programs whose next words are code or another command (`npx tsx a.ts`, `node -e …`,
+ * `xargs sh -c …`): a prefix of two words would allow any code, so the whole command is stored.
+ */
+const CODE_RUNNERS = new Set([
+  'npx',
+  'bunx',
+  'uvx',
+  'pipx',
+  'node',
+  'deno',
+  'bun',
+  'python',
+  'python3',
+  'ruby',
+  'perl',
+  'php',
+  'lua',
+  'Rscript',
+]);
+const CODE_RUNNER_SUBCOMMANDS = new Set([
+  'pnpm dlx',
+  'pnpm exec',
+  'yarn dlx',
+  'yarn exec',
+  'npm exec',
+]);
+
+function runsCode(program: string, second: string | undefined): boolean {
+  return (
+    CODE_RUNNERS.has(program) ||
+    Object.hasOwn(COMMAND_RUNNERS, program) ||
+    (second !== undefined && CODE_RUNNER_SUBCOMMANDS.has(`${program} ${second}`))
+  );
+}
+
+/**
  * The prefix a person's "allow" stores for one sub-command: the program and its sub-command
  * (`npm test`, `git commit`, `npm run build`); when the second word is not a plain sub-command
  * (`rm -rf build`, `python x.py`) the whole command, so a grant never widens to a bare `rm`.
@@ -20,6 +57,7 @@ export function prefixFor(argv: readonly string[]): readonly string[] {
   const [program, second, third] = argv;
   if (program === undefined) return [];
   if (second === undefined) return [program];
+  if (runsCode(program, second)) return [...argv];
   if (!SUBCOMMAND.test(second)) return [...argv];
   if (SCRIPT_RUNNERS.has(`${program} ${second}`)) {
     return third !== undefined && SUBCOMMAND.test(third) ? [program, second, third] : [...argv];
