@@ -148,6 +148,6 @@ export function uncoveredReasons(coverage: CommandCoverage): string[] {
 export function suspendedReasons(coverage: CommandCoverage, taintedBy: string): string[] {
   return coverage.suspended.map(
     (g) =>
-      `your grant for ${describeRule(g.rule)} is paused for the rest of this run after reading ${taintedBy}`,
+      `your grant for ${describeRule(g.rule)} is paused for the rest of this session: the conversation took in outside content ${taintedBy}`,
   );
 }

@@ -305,13 +305,13 @@ describe('createPermissionGate', () => {
     const tainted = call(
       shellTool,
       { command: 'npm test' },
-      { taintedBy: 'https://evil.example/readme' },
+      { taintedBy: 'after reading https://evil.example/readme' },
     );
     const card = await nextAsked(2);
     expect(card.reasons.join('\n')).toContain('after reading https://evil.example/readme');
     broker.answer(card.requestId, card.argsHash, { kind: 'deny' });
     expect((await tainted).kind).toBe('refuse');
-    // The next run, untainted, uses the grant again.
+    // A call without outside content in its conversation uses the grant again.
     expect((await call(shellTool, { command: 'npm test' })).kind).toBe('run');
   });
 

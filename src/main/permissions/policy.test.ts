@@ -356,13 +356,13 @@ describe('taint', () => {
     expect(clean.decision).toBe('run');
     expect(clean.provenance).toMatch(/you allowed `npm test` for this session at/);
 
-    const taintedBy = 'https://evil.example/page';
+    const taintedBy = 'after reading https://evil.example/page';
     const tainted = await decidePolicy(
       input({ effect: 'exec', target: cmd('npm test'), grants, taintedBy }),
       realPolicyDeps,
     );
     expect(tainted.decision).toBe('ask');
-    expect(tainted.reasons.join('\n')).toContain(`after reading ${taintedBy}`);
+    expect(tainted.reasons.join('\n')).toContain(`outside content ${taintedBy}`);
 
     const fetch = await decidePolicy(
       input({
@@ -398,7 +398,7 @@ describe('taint', () => {
         effect: 'write',
         target: write('b.txt'),
         grants: book.active(folder, 's1'),
-        taintedBy: 'https://x',
+        taintedBy: 'after reading https://x',
       }),
       realPolicyDeps,
     );

@@ -262,10 +262,11 @@ function decideByTool(input: PolicyInput, mode: PermissionMode, what: string): V
   if (isMcpToolName(input.toolName)) reasons.push('MCP tools run outside the sandbox');
   if (grant && input.taintedBy) {
     reasons.push(
-      `your grant for this tool is paused for the rest of this run after reading ${input.taintedBy}`,
+      `your grant for this tool is paused for the rest of this session: the conversation took in outside content ${input.taintedBy}`,
     );
   }
-  if (input.taintedBy && !grant) reasons.push(`this run has read ${input.taintedBy}`);
+  if (input.taintedBy && !grant)
+    reasons.push(`the conversation took in outside content ${input.taintedBy}`);
   return ask(reasons, [{ kind: 'tool', tool: input.toolName }]);
 }
 
