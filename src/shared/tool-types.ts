@@ -30,7 +30,7 @@ export interface CommandPart {
 export interface SandboxState {
   readonly kind: 'bwrap' | 'sandbox-exec' | 'none';
   readonly available: boolean;
-  /** Person-readable, e.g. "bubblewrap: system read-only, project read-write, network off". */
+  /** Person-readable, e.g. "bubblewrap: system read-only, private /tmp, home hidden, network off". */
   readonly description: string;
 }
 

@@ -31,8 +31,9 @@ async function readPid(name: string): Promise<number> {
   return Number((await readFile(path.join(folder, name), 'utf8')).trim());
 }
 
+/** Polls for up to 10 s: generous, so a loaded machine cannot make it give up too early. */
 async function eventually(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('runInPty', () => {
@@ -98,9 +99,8 @@ describe('runInPty', () => {
   it('kills the whole process group on timeout and says it timed out', async () => {
     const result = await run(
       `echo $$ > leader; (sleep 60; echo never) & setsid sleep 61 & echo $! > escaped; echo started; sleep 62`,
-      {
-        timeoutMs: 1_500,
-      },
+      // Long enough for bash to start everything first on a loaded machine.
+      { timeoutMs: 3_000 },
     ).done;
     expect(result.ending).toBe('timed-out');
     expect(result.exitCode).toBeNull();
@@ -136,13 +136,36 @@ describe('runInPty', () => {
   });
 
   it('notes that a quiet command may be waiting for input', async () => {
+    const quietMs = 300;
+    const controller = new AbortController();
+    let seen = '';
+    // Stopped twice the quiet time after the whole prompt arrived, counted from the prompt, so
+    // a slow start cannot shorten the silence; the generous timeout is only a backstop.
     const result = await run(`printf 'Continue? [y/N] '; read answer`, {
-      timeoutMs: 1_000,
-      quietMs: 300,
+      quietMs,
+      signal: controller.signal,
+      onData: (chunk) => {
+        seen += chunk;
+        if (seen.includes('Continue? [y/N] '))
+          setTimeout(() => controller.abort(), 2 * quietMs).unref();
+      },
     }).done;
-    expect(result.ending).toBe('timed-out');
+    expect(result.ending).toBe('stopped');
     expect(result.mayBeWaitingForInput).toBe(true);
     expect(result.text).toContain('Continue? [y/N]');
+  });
+
+  it('does not note waiting for input when the command was talking until the end', async () => {
+    const controller = new AbortController();
+    const result = await run(`while :; do echo tick; sleep 0.05; done`, {
+      quietMs: 5_000,
+      onData: (chunk) => {
+        if (chunk.includes('tick')) controller.abort();
+      },
+      signal: controller.signal,
+    }).done;
+    expect(result.ending).toBe('stopped');
+    expect(result.mayBeWaitingForInput).toBe(false);
   });
 
   it('lets the person type into that command only, through the registry', async () => {

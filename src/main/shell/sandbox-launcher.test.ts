@@ -1,17 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInPty } from './pty-session';
-import { bwrapArgv, sandboxExecProfile } from './sandbox-launcher';
-import type { SandboxPlan } from './sandbox-launcher';
+import { bwrapArgv, findGitEntries, sandboxExecProfile } from './sandbox-launcher';
+import type { ProjectAccess, SandboxPlan } from './sandbox-launcher';
 import { probeSandbox } from './sandbox-probe';
 import { ShellSessions } from './shell-sessions';
 
 const state = await probeSandbox();
+const READ_ONLY: ProjectAccess = { kind: 'read-only' };
+const NO_GIT: ProjectAccess = { kind: 'read-write', git: 'read-only' };
+const GIT: ProjectAccess = { kind: 'read-write', git: 'protected' };
 
 let folder: string; // under /tmp: the private /tmp must not hide it
 let home: string; // a fake home outside /tmp, so hiding it is the home rule's doing
@@ -19,6 +22,7 @@ let outside: string;
 let hostTmpMarker: string;
 let server: http.Server;
 let port: number;
+const cleanup: string[] = [];
 
 beforeAll(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-sbx-project-'));
@@ -35,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server.close();
-  for (const dir of [folder, home, outside, hostTmpMarker])
+  for (const dir of [folder, home, outside, hostTmpMarker, ...cleanup])
     await rm(dir, { recursive: true, force: true });
 });
 
@@ -43,11 +47,13 @@ function sandboxed(
   command: string,
   allowNetwork = false,
   extra: Partial<Parameters<typeof runInPty>[0]> = {},
+  access: ProjectAccess = GIT,
+  inFolder = folder,
 ) {
-  const plan: SandboxPlan = { folder, home, allowNetwork };
+  const plan: SandboxPlan = { folder: inFolder, home, allowNetwork, access };
   return runInPty({
     command,
-    folder,
+    folder: inFolder,
     timeoutMs: 15_000,
     env: { ...process.env, HOME: home },
     wrap: (argv) => bwrapArgv(plan, argv),
@@ -57,11 +63,11 @@ function sandboxed(
 
 describe('bwrapArgv', () => {
   it('builds the mounts in an order where later binds win', () => {
-    const argv = bwrapArgv({ folder: '/tmp/p', home: '/home/me', allowNetwork: false }, [
-      '/bin/bash',
-      '-c',
-      'ls',
-    ]);
+    const argv = bwrapArgv(
+      { folder: '/tmp/p', home: '/home/me', allowNetwork: false, access: GIT },
+      ['/bin/bash', '-c', 'ls'],
+      [],
+    );
     const joined = argv.join(' ');
     expect(joined).toMatch(
       /^bwrap --ro-bind \/ \/ --dev \/dev --proc \/proc --tmpfs \/tmp --tmpfs \/home\/me --bind \/tmp\/p \/tmp\/p /,
@@ -72,18 +78,66 @@ describe('bwrapArgv', () => {
     expect(argv).not.toContain('--new-session');
     expect(argv.slice(-5)).toEqual(['/tmp/p', '--', '/bin/bash', '-c', 'ls']);
     expect(
-      bwrapArgv({ folder: '/tmp/p', home: '/home/me', allowNetwork: true }, ['x']),
+      bwrapArgv({ folder: '/tmp/p', home: '/home/me', allowNetwork: true, access: GIT }, ['x'], []),
     ).not.toContain('--unshare-net');
   });
 
   it('does not hide a home folder that is the project, and re-binds a project inside home', () => {
     expect(
-      bwrapArgv({ folder: '/home/me', home: '/home/me', allowNetwork: false }, ['x']),
+      bwrapArgv(
+        { folder: '/home/me', home: '/home/me', allowNetwork: false, access: GIT },
+        ['x'],
+        [],
+      ),
     ).not.toContain('/home/me/');
-    const argv = bwrapArgv({ folder: '/home/me/proj', home: '/home/me', allowNetwork: false }, [
-      'x',
-    ]).join(' ');
+    const argv = bwrapArgv(
+      { folder: '/home/me/proj', home: '/home/me', allowNetwork: false, access: GIT },
+      ['x'],
+      [],
+    ).join(' ');
     expect(argv).toContain('--tmpfs /home/me --bind /home/me/proj /home/me/proj');
+  });
+
+  const entries = [
+    { path: '/p/.git', kind: 'folder' },
+    { path: '/p/sub/.git', kind: 'file' },
+  ] as const;
+  it.each([
+    [READ_ONLY, '--ro-bind /p /p --unshare-net'],
+    [
+      NO_GIT,
+      '--bind /p /p --ro-bind /p/.git /p/.git --ro-bind /p/sub/.git /p/sub/.git --unshare-net',
+    ],
+    // The protected entries are bound only where they exist, which /p/.git/* do not.
+    [GIT, '--bind /p /p --bind /p/.git /p/.git --ro-bind /p/sub/.git /p/sub/.git --unshare-net'],
+  ])('binds the project and its git entries for %o', (access, mounts) => {
+    const argv = bwrapArgv({ folder: '/p', home: '', allowNetwork: false, access }, ['x'], entries);
+    expect(argv.join(' ')).toContain(`--tmpfs /tmp ${mounts} `);
+  });
+});
+
+describe('findGitEntries', () => {
+  it('finds .git folders and files up to two levels down, not deeper and not through symlinks', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-sbx-find-'));
+    try {
+      for (const dir of ['.git', 'a/.git', 'a/b/.git', 'a/b/c/.git', 'x/.git/modules/m'])
+        await mkdir(path.join(root, dir), { recursive: true });
+      await mkdir(path.join(root, 'a', 'b2'));
+      await writeFile(path.join(root, 'a', 'b2', '.git'), 'gitdir: ../../.git/modules/b2\n');
+      await symlink(path.join(root, 'a'), path.join(root, 'link'));
+      const found = findGitEntries(root)
+        .map((entry) => `${path.relative(root, entry.path)}:${entry.kind}`)
+        .sort();
+      expect(found).toEqual([
+        '.git:folder',
+        'a/.git:folder',
+        'a/b/.git:folder',
+        'a/b2/.git:file',
+        'x/.git:folder',
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 
@@ -132,6 +186,119 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     await expect(readFile(path.join(folder, '.git-moved', 'config'))).rejects.toThrow();
   });
 
+  /** A fresh project folder under /tmp with the given files ('' content makes a folder). */
+  async function project(files: Readonly<Record<string, string>>): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-sbx-access-'));
+    cleanup.push(dir);
+    for (const [name, content] of Object.entries(files)) {
+      const p = path.join(dir, name);
+      if (content === '') {
+        await mkdir(p, { recursive: true });
+      } else {
+        await mkdir(path.dirname(p), { recursive: true });
+        await writeFile(p, content);
+      }
+    }
+    return dir;
+  }
+  const read = (dir: string, name: string) => readFile(path.join(dir, name), 'utf8');
+
+  it('gives a read-only command a read-only project: even a write it attempts fails', async () => {
+    const dir = await project({ 'kept.txt': 'original\n', '.git/hooks': '' });
+    const write = `sh -c 'echo x > made.txt'; echo y > kept.txt; touch .git/x; test -w . && echo WRITABLE || echo NOT-WRITABLE`;
+    const readOnly = await sandboxed(write, false, {}, READ_ONLY, dir);
+    expect(readOnly.text).toContain('NOT-WRITABLE');
+    expect(readOnly.text).toContain('Read-only file system');
+    await expect(read(dir, 'made.txt')).rejects.toThrow();
+    expect(await read(dir, 'kept.txt')).toBe('original\n');
+    await expect(read(dir, '.git/x')).rejects.toThrow();
+
+    const readWrite = await sandboxed(write, false, {}, NO_GIT, dir);
+    expect(readWrite.text).toContain('WRITABLE');
+    expect(readWrite.text).not.toContain('NOT-WRITABLE');
+    expect(await read(dir, 'made.txt')).toBe('x\n');
+    expect(await read(dir, 'kept.txt')).toBe('y\n');
+  });
+
+  it('keeps .git, nested repositories and .git files read-only for a command that runs no git', async () => {
+    const dir = await project({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'vendor/lib/.git/HEAD': 'ref: refs/heads/main\n',
+      'sub/.git': 'gitdir: ../.git/modules/sub\n',
+    });
+    const result = await sandboxed(
+      [
+        'echo x > .git/HEAD',
+        'echo x > .git/new',
+        'echo x > vendor/lib/.git/HEAD',
+        "echo 'gitdir: /tmp/evil' > sub/.git",
+        'mv .git .git-moved || echo MOVE-REFUSED',
+        'echo ok > allowed.txt',
+      ].join('; '),
+      false,
+      {},
+      NO_GIT,
+      dir,
+    );
+    expect(result.text).toContain('MOVE-REFUSED');
+    expect(await read(dir, '.git/HEAD')).toBe('ref: refs/heads/main\n');
+    await expect(read(dir, '.git/new')).rejects.toThrow();
+    expect(await read(dir, 'vendor/lib/.git/HEAD')).toBe('ref: refs/heads/main\n');
+    expect(await read(dir, 'sub/.git')).toBe('gitdir: ../.git/modules/sub\n');
+    expect(await read(dir, 'allowed.txt')).toBe('ok\n');
+  });
+
+  it('lets a git command write .git but not hooks, config, commondir, config.worktree, info or modules', async () => {
+    const protectedFiles = {
+      '.git/hooks/pre-commit': '#!/bin/sh\n',
+      '.git/config': '[core]\n',
+      '.git/commondir': '.\n',
+      '.git/config.worktree': '[core]\n',
+      '.git/info/exclude': '# none\n',
+      '.git/modules/m/config': '[core]\n',
+      'vendor/lib/.git/config': '[core]\n',
+    };
+    const dir = await project({ '.git/HEAD': 'ref: refs/heads/main\n', ...protectedFiles });
+    const attacks = Object.keys(protectedFiles).map((name) => `echo EVIL > ${name}`);
+    const result = await sandboxed(
+      [
+        ...attacks,
+        'echo x > .git/info/attributes',
+        'echo x > .git/modules/m/hooks',
+        'echo ref: refs/heads/other > .git/HEAD',
+        'echo ok > .git/index',
+        'echo ok > vendor/lib/.git/index',
+      ].join('; '),
+      false,
+      {},
+      GIT,
+      dir,
+    );
+    expect(result.text).toContain('Read-only file system');
+    for (const [name, content] of Object.entries(protectedFiles))
+      expect(await read(dir, name)).toBe(content);
+    await expect(read(dir, '.git/info/attributes')).rejects.toThrow();
+    await expect(read(dir, '.git/modules/m/hooks')).rejects.toThrow();
+    expect(await read(dir, '.git/HEAD')).toBe('ref: refs/heads/other\n');
+    expect(await read(dir, '.git/index')).toBe('ok\n');
+    expect(await read(dir, 'vendor/lib/.git/index')).toBe('ok\n');
+  });
+
+  it('lets git itself commit under the git plan, and not under the others', async () => {
+    const dir = await project({ 'a.txt': 'a\n' });
+    const git = (args: string) =>
+      `git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main ${args}`;
+    // The repository is made outside the sandbox, as a person would have it.
+    const init = await runInPty({ command: git('init -q'), folder: dir, timeoutMs: 15_000 });
+    expect(init.exitCode).toBe(0);
+    const commit = git('add a.txt') + ' && ' + git('commit -qm first') + ' && echo COMMITTED';
+    expect((await sandboxed(commit, false, {}, NO_GIT, dir)).text).not.toContain('COMMITTED');
+    expect((await sandboxed(commit, false, {}, READ_ONLY, dir)).text).not.toContain('COMMITTED');
+    const committed = await sandboxed(commit, false, {}, GIT, dir);
+    expect(committed.text).toContain('COMMITTED');
+    expect(committed.exitCode).toBe(0);
+  });
+
   const fetchLocal = () =>
     `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 || echo CONNECT-FAILED`;
 
@@ -151,7 +318,7 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
   it('leaves no process behind on timeout, and Ctrl-C from the person still works', async () => {
     const marker = 987_000 + (process.pid % 1000);
     const result = await sandboxed(`sleep ${marker} & echo started; sleep ${marker + 1}`, false, {
-      timeoutMs: 1_000,
+      timeoutMs: 3_000,
     });
     expect(result.ending).toBe('timed-out');
     const survivors = () =>
@@ -168,7 +335,7 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
             return false;
           }
         });
-    for (let i = 0; i < 50 && survivors().length > 0; i++)
+    for (let i = 0; i < 500 && survivors().length > 0; i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(survivors()).toEqual([]);
 
@@ -185,12 +352,14 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
 });
 
 describe('sandboxExecProfile', () => {
-  const profile = sandboxExecProfile({
+  const base = {
     folder: '/Users/me/proj',
     home: '/Users/me',
     allowNetwork: false,
     tmpDir: '/private/var/folders/x/T/tandem-cmd-1',
-  });
+  };
+  const gitEntries = [{ path: '/Users/me/proj/.git', kind: 'folder' }] as const;
+  const profile = sandboxExecProfile({ ...base, access: GIT }, gitEntries);
 
   it('allows writes only to the project and its temp folder', () => {
     expect(profile).toContain('(deny file-write*)');
@@ -199,9 +368,9 @@ describe('sandboxExecProfile', () => {
     );
   });
 
-  it('keeps git hooks and config read-only, hides home, cuts network', () => {
+  it('keeps git hooks and settings read-only, hides home, cuts network', () => {
     expect(profile).toContain(
-      '(deny file-write* (subpath "/Users/me/proj/.git/hooks") (literal "/Users/me/proj/.git/config"))',
+      '(deny file-write* (literal "/Users/me/proj/.git") (subpath "/Users/me/proj/.git/hooks") (subpath "/Users/me/proj/.git/config") (subpath "/Users/me/proj/.git/commondir")',
     );
     expect(profile).toContain('(deny file-read* (subpath "/Users/me"))');
     expect(profile).toContain('(allow file-read* (subpath "/Users/me/proj")');
@@ -212,13 +381,25 @@ describe('sandboxExecProfile', () => {
     );
   });
 
+  it('gives a read-only command no project writes, and a command without git no .git writes', () => {
+    const readOnly = sandboxExecProfile({ ...base, access: READ_ONLY }, gitEntries);
+    expect(readOnly).toContain(
+      '(allow file-write* (subpath "/private/var/folders/x/T/tandem-cmd-1") (literal "/dev/null")',
+    );
+    expect(readOnly).not.toContain('(allow file-write* (subpath "/Users/me/proj")');
+    const noGit = sandboxExecProfile({ ...base, access: NO_GIT }, gitEntries);
+    expect(noGit).toContain('(deny file-write* (subpath "/Users/me/proj/.git"))');
+    // Later rules win in SBPL: the .git deny must follow the project allow.
+    expect(noGit.indexOf('(deny file-write* (subpath "/Users/me/proj/.git"))')).toBeGreaterThan(
+      noGit.indexOf('(allow file-write* (subpath "/Users/me/proj")'),
+    );
+  });
+
   it('leaves the network on when allowed and quotes paths safely', () => {
-    const open = sandboxExecProfile({
-      folder: '/p/a "b"',
-      home: '/h',
-      allowNetwork: true,
-      tmpDir: '/t',
-    });
+    const open = sandboxExecProfile(
+      { folder: '/p/a "b"', home: '/h', allowNetwork: true, tmpDir: '/t', access: GIT },
+      [],
+    );
     expect(open).not.toContain('network*');
     expect(open).toContain('(subpath "/p/a \\"b\\"")');
   });

@@ -1,9 +1,16 @@
 // Builds the OS sandbox around a command: bubblewrap on Linux, sandbox-exec on macOS. Same intent
-// on both: the system read-only, the project folder read-write (its .git/hooks and .git/config
-// read-only, since code written there would run later outside the sandbox), a private /tmp, the
-// home folder hidden apart from the project, network off unless the person allowed it.
-import { existsSync, statSync } from 'node:fs';
+// on both: the system read-only, a private /tmp, the home folder hidden apart from the project,
+// network off unless the person allowed it. The project folder is read-only for a command the
+// classifier judged read-only (so a hole in the classifier still cannot write), read-write
+// otherwise; then .git is read-only unless the command runs git, and even then the parts of .git
+// that make git run code later outside the sandbox (hooks, config, commondir...) stay read-only.
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+
+/** What the command may do to the project folder; see `accessForCommand`. */
+export type ProjectAccess =
+  | { readonly kind: 'read-only' }
+  | { readonly kind: 'read-write'; readonly git: 'read-only' | 'protected' };
 
 export interface SandboxPlan {
   /** Real path of the project folder. */
@@ -11,9 +18,9 @@ export interface SandboxPlan {
   /** The person's home folder, hidden from the command; '' for none. */
   readonly home: string;
   readonly allowNetwork: boolean;
+  readonly access: ProjectAccess;
 }
 
-/** Paths inside the project that stay read-only. Only existing ones are bound. */
 /** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
 export const BWRAP_BASE_ARGS: readonly string[] = [
   '--ro-bind',
@@ -27,18 +34,72 @@ export const BWRAP_BASE_ARGS: readonly string[] = [
   '/tmp',
 ];
 
-export function protectedPaths(folder: string): string[] {
-  return [path.join(folder, '.git', 'hooks'), path.join(folder, '.git', 'config')].filter((p) =>
-    existsSync(p),
-  );
+/**
+ * Entries of a git folder that make git run code or read settings from elsewhere, so they stay
+ * read-only even for a command that runs git: hooks and config run code directly; commondir and
+ * config.worktree redirect or add settings; info/ and modules/ (submodule repositories, each with
+ * its own config and hooks) and worktrees/ (each with its own commondir) hold more of the same.
+ */
+export const PROTECTED_GIT_ENTRIES: readonly string[] = [
+  'hooks',
+  'config',
+  'commondir',
+  'config.worktree',
+  'info',
+  'modules',
+  'worktrees',
+];
+
+/** How deep below the project folder nested repositories (vendored, submodules) are looked for. */
+const NESTED_GIT_DEPTH = 2;
+/** Folders scanned for nested repositories at most, so a huge tree cannot slow every command. */
+const MAX_SCANNED_FOLDERS = 2_000;
+
+export interface GitEntry {
+  readonly path: string;
+  /** A `.git` folder, or a `.git` file (`gitdir: ...`, as in submodules and worktrees). */
+  readonly kind: 'folder' | 'file';
 }
 
-function isDirectory(p: string): boolean {
+function entryKind(p: string): GitEntry['kind'] | undefined {
   try {
-    return statSync(p).isDirectory();
+    const stat = lstatSync(p);
+    if (stat.isDirectory()) return 'folder';
+    if (stat.isFile()) return 'file';
   } catch {
-    return false;
+    // Missing or unreadable: nothing to bind.
   }
+  return undefined;
+}
+
+/** `.git` folders and files in the project folder and up to two levels below it (no symlinks). */
+export function findGitEntries(folder: string): GitEntry[] {
+  const found: GitEntry[] = [];
+  let level = [folder];
+  let scanned = 0;
+  for (let depth = 0; depth <= NESTED_GIT_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const gitPath = path.join(dir, '.git');
+      const kind = entryKind(gitPath);
+      if (kind) found.push({ path: gitPath, kind });
+      if (depth === NESTED_GIT_DEPTH || scanned >= MAX_SCANNED_FOLDERS) continue;
+      scanned++;
+      try {
+        for (const entry of readdirSync(dir, { withFileTypes: true }))
+          if (entry.isDirectory() && entry.name !== '.git') next.push(path.join(dir, entry.name));
+      } catch {
+        // Unreadable folder: nothing below it to protect that the command could read either.
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+/** Existing protected entries of one git folder; only existing paths can be bound. */
+export function protectedPaths(gitDir: string): string[] {
+  return PROTECTED_GIT_ENTRIES.map((name) => path.join(gitDir, name)).filter((p) => existsSync(p));
 }
 
 function isInside(parent: string, child: string): boolean {
@@ -46,12 +107,36 @@ function isInside(parent: string, child: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[] {
+  // A read-only project needs nothing more: everything below it is read-only already.
+  if (access.kind === 'read-only') return [];
+  const mounts: string[] = [];
+  for (const entry of entries) {
+    // A .git file says where the repository is; rewriting it would point git at one the
+    // command made. No git command needs to write it.
+    if (entry.kind === 'file' || access.git === 'read-only') {
+      mounts.push('--ro-bind', entry.path, entry.path);
+      continue;
+    }
+    // .git becomes a mount point of its own, so it cannot be renamed away and replaced by a copy
+    // whose hooks and config are writable; inside it, the protected entries are read-only.
+    mounts.push('--bind', entry.path, entry.path);
+    for (const p of protectedPaths(entry.path)) mounts.push('--ro-bind', p, p);
+  }
+  return mounts;
+}
+
 /**
  * The bwrap argv prefix; append the command's own argv. No `--new-session`: the pty is the
  * command's own (nothing outside reads it, so TIOCSTI cannot reach the person's terminal), and
  * keeping it as the controlling terminal lets Ctrl-C and job control work for the person.
+ * `gitEntries` defaults to scanning the project folder now.
  */
-export function bwrapArgv(plan: SandboxPlan, command: readonly string[]): string[] {
+export function bwrapArgv(
+  plan: SandboxPlan,
+  command: readonly string[],
+  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
+): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
   // Hide the home folder (unless it is the system root or the project itself).
   if (
@@ -63,12 +148,12 @@ export function bwrapArgv(plan: SandboxPlan, command: readonly string[]): string
     argv.push('--tmpfs', plan.home);
   }
   // Bound after the tmpfs mounts so a project under /tmp or the home folder stays visible.
-  argv.push('--bind', plan.folder, plan.folder);
-  // .git becomes a mount point of its own, so it cannot be renamed away and replaced by a copy
-  // whose hooks and config are writable; inside it, hooks and config are read-only.
-  const gitDir = path.join(plan.folder, '.git');
-  if (isDirectory(gitDir)) argv.push('--bind', gitDir, gitDir);
-  for (const p of protectedPaths(plan.folder)) argv.push('--ro-bind', p, p);
+  argv.push(
+    plan.access.kind === 'read-only' ? '--ro-bind' : '--bind',
+    plan.folder,
+    plan.folder,
+    ...gitMounts(plan.access, gitEntries),
+  );
   if (!plan.allowNetwork) argv.push('--unshare-net');
   argv.push('--unshare-pid', '--die-with-parent', '--chdir', plan.folder, '--', ...command);
   return argv;
@@ -82,16 +167,36 @@ function quoteSbpl(value: string): string {
  * A sandbox-exec (SBPL) profile with the same intent. macOS has no private /tmp mount, so the
  * caller points TMPDIR at `tmpDir`, the only writable place besides the project.
  */
-export function sandboxExecProfile(plan: SandboxPlan & { readonly tmpDir: string }): string {
+export function sandboxExecProfile(
+  plan: SandboxPlan & { readonly tmpDir: string },
+  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
+): string {
   const lines = [
     '(version 1)',
     '(allow default)',
     ';; Nothing outside the project (and a per-command temp folder) may be written.',
     '(deny file-write*)',
-    `(allow file-write* (subpath ${quoteSbpl(plan.folder)}) (subpath ${quoteSbpl(plan.tmpDir)}) (literal "/dev/null") (regex #"^/dev/tty"))`,
-    ';; Git hooks and config would run code later outside the sandbox.',
-    `(deny file-write* (subpath ${quoteSbpl(path.join(plan.folder, '.git', 'hooks'))}) (literal ${quoteSbpl(path.join(plan.folder, '.git', 'config'))}))`,
+    plan.access.kind === 'read-only'
+      ? `(allow file-write* (subpath ${quoteSbpl(plan.tmpDir)}) (literal "/dev/null") (regex #"^/dev/tty"))`
+      : `(allow file-write* (subpath ${quoteSbpl(plan.folder)}) (subpath ${quoteSbpl(plan.tmpDir)}) (literal "/dev/null") (regex #"^/dev/tty"))`,
   ];
+  if (plan.access.kind === 'read-write' && gitEntries.length > 0) {
+    const rules: string[] = [];
+    for (const entry of gitEntries) {
+      if (entry.kind === 'file' || plan.access.git === 'read-only') {
+        rules.push(`(subpath ${quoteSbpl(entry.path)})`);
+        continue;
+      }
+      // SBPL rules match paths, so entries that do not exist yet cannot be created either.
+      rules.push(`(literal ${quoteSbpl(entry.path)})`);
+      for (const name of PROTECTED_GIT_ENTRIES)
+        rules.push(`(subpath ${quoteSbpl(path.join(entry.path, name))})`);
+    }
+    lines.push(
+      ';; Git settings and hooks would run code later outside the sandbox.',
+      `(deny file-write* ${rules.join(' ')})`,
+    );
+  }
   if (plan.home) {
     lines.push(
       ';; The home folder is hidden, apart from the project.',

@@ -23,15 +23,19 @@ describe('probeSandbox', () => {
     expect(state.description.length).toBeGreaterThan(10);
   });
 
-  it('adds the network setting to the per-call line only when sandboxed', () => {
+  it('adds the project access and network setting to the per-call line only when sandboxed', () => {
     const on = { kind: 'bwrap', available: true, description: 'bubblewrap: x' } as const;
-    expect(sandboxForCall(on, false).description).toBe('bubblewrap: x, network off');
-    expect(sandboxForCall(on, true).description).toBe('bubblewrap: x, network allowed');
+    expect(sandboxForCall(on, false, { kind: 'read-only' }).description).toBe(
+      'bubblewrap: x, project read-only (read-only command), network off',
+    );
+    expect(sandboxForCall(on, true, { kind: 'read-write', git: 'protected' }).description).toBe(
+      'bubblewrap: x, project read-write, git hooks and settings read-only, network allowed',
+    );
     const none = {
       kind: 'none',
       available: false,
       description: 'Not sandboxed: no sandbox on win32.',
     } as const;
-    expect(sandboxForCall(none, true)).toBe(none);
+    expect(sandboxForCall(none, true, { kind: 'read-only' })).toBe(none);
   });
 });

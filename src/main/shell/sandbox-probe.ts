@@ -2,11 +2,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { SandboxState } from '../../shared/tool-types';
+import { describeAccess } from './sandbox-access';
 import { BWRAP_BASE_ARGS } from './sandbox-launcher';
+import type { ProjectAccess } from './sandbox-launcher';
 
-const BWRAP_DESCRIPTION =
-  'bubblewrap: system read-only, project read-write, private /tmp, home hidden';
-const SANDBOX_EXEC_DESCRIPTION = 'sandbox-exec: writes only to the project, home hidden';
+// What each call may do to the project is added per call (sandboxForCall).
+const BWRAP_DESCRIPTION = 'bubblewrap: system read-only, private /tmp, home hidden';
+const SANDBOX_EXEC_DESCRIPTION = 'sandbox-exec: system read-only, private temp folder, home hidden';
 
 function succeeds(file: string, args: readonly string[]): Promise<boolean> {
   return new Promise((resolve) => {
@@ -67,11 +69,15 @@ export function probeSandbox(): Promise<SandboxState> {
   return cached;
 }
 
-/** The state line for one call, with its network setting. */
-export function sandboxForCall(state: SandboxState, allowNetwork: boolean): SandboxState {
+/** The state line for one call, with what it may write and its network setting. */
+export function sandboxForCall(
+  state: SandboxState,
+  allowNetwork: boolean,
+  access: ProjectAccess,
+): SandboxState {
   if (!state.available) return state;
   return {
     ...state,
-    description: `${state.description}, network ${allowNetwork ? 'allowed' : 'off'}`,
+    description: `${state.description}, ${describeAccess(access)}, network ${allowNetwork ? 'allowed' : 'off'}`,
   };
 }

@@ -1,10 +1,16 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareSandbox } from './sandbox-wrap';
+import { runInPty } from './pty-session';
+import type { ProjectAccess } from './sandbox-launcher';
+import { probeSandbox } from './sandbox-probe';
+import { BLOCKED_SUFFIX, prepareSandbox } from './sandbox-wrap';
 
 const BWRAP = { kind: 'bwrap', available: true, description: 'bubblewrap' } as const;
+const GIT: ProjectAccess = { kind: 'read-write', git: 'protected' };
+const state = await probeSandbox();
 let folder: string | undefined;
 
 afterEach(async () => {
@@ -19,6 +25,7 @@ describe('prepareSandbox', () => {
       folder,
       home: '/no/such/home',
       allowNetwork: false,
+      access: GIT,
     });
     const hooks = path.join(folder, '.git', 'hooks');
     expect((await stat(hooks)).isDirectory()).toBe(true);
@@ -26,18 +33,66 @@ describe('prepareSandbox', () => {
     expect(argv.join(' ')).toContain(`--ro-bind ${hooks} ${hooks}`);
     // A home folder that does not exist is not mounted over.
     expect(argv).not.toContain('/no/such/home');
-    await prepared.dispose();
+    expect(await prepared.finish()).toEqual([]);
+  });
+
+  it('adds no hooks folder where .git is read-only anyway', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-wrap-'));
+    await mkdir(path.join(folder, '.git'));
+    for (const access of [
+      { kind: 'read-only' },
+      { kind: 'read-write', git: 'read-only' },
+    ] as const) {
+      const prepared = await prepareSandbox(BWRAP, {
+        folder,
+        home: '',
+        allowNetwork: false,
+        access,
+      });
+      await prepared.finish();
+    }
+    expect(existsSync(path.join(folder, '.git', 'hooks'))).toBe(false);
   });
 
   it('leaves a folder without .git alone and wraps nothing when there is no sandbox', async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-wrap-'));
-    await prepareSandbox(BWRAP, { folder, home: '', allowNetwork: false });
+    await prepareSandbox(BWRAP, { folder, home: '', allowNetwork: false, access: GIT });
     await expect(stat(path.join(folder, '.git'))).rejects.toThrow();
     const none = await prepareSandbox(
       { kind: 'none', available: false, description: 'none' },
-      { folder, home: '', allowNetwork: false },
+      { folder, home: '', allowNetwork: false, access: GIT },
     );
     expect(none.wrap).toBeUndefined();
     expect(none.env).toEqual({});
   });
+
+  it.runIf(state.kind === 'bwrap')(
+    'moves aside the git settings files a git command created, since no mount could stop it',
+    async () => {
+      folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-wrap-'));
+      await mkdir(path.join(folder, '.git'));
+      await mkdir(path.join(folder, 'evil'));
+      const prepared = await prepareSandbox(state, {
+        folder,
+        home: '',
+        allowNetwork: false,
+        access: GIT,
+      });
+      const result = await runInPty({
+        command:
+          'echo "$PWD/evil" > .git/commondir; echo "[core]" > .git/config.worktree; echo ran',
+        folder,
+        timeoutMs: 15_000,
+        wrap: prepared.wrap,
+      });
+      expect(result.text).toContain('ran');
+      const notes = await prepared.finish();
+      const commondir = path.join(folder, '.git', 'commondir');
+      expect(existsSync(commondir)).toBe(false);
+      expect(existsSync(path.join(folder, '.git', 'config.worktree'))).toBe(false);
+      expect(await readFile(`${commondir}${BLOCKED_SUFFIX}`, 'utf8')).toBe(`${folder}/evil\n`);
+      expect(notes).toHaveLength(2);
+      expect(notes[0]).toContain(`created ${commondir}`);
+    },
+  );
 });

@@ -1,31 +1,69 @@
-// Prepares one call's sandbox from the probed state: the argv wrapper and any environment it needs.
+// Prepares one call's sandbox from the probed state: the argv wrapper and any environment it
+// needs, and afterwards undoes what the sandbox could not prevent.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxState } from '../../shared/tool-types';
-import { bwrapArgv, sandboxExecArgv, sandboxExecProfile } from './sandbox-launcher';
-import type { SandboxPlan } from './sandbox-launcher';
+import { bwrapArgv, findGitEntries, sandboxExecArgv, sandboxExecProfile } from './sandbox-launcher';
+import type { GitEntry, SandboxPlan } from './sandbox-launcher';
 
 export interface PreparedSandbox {
   readonly wrap?: (argv: readonly string[]) => readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  dispose(): Promise<void>;
+  /** Cleans up after the command; returns notes for the person and the model (may be none). */
+  finish(): Promise<readonly string[]>;
 }
+
+/**
+ * Files git reads settings from that a command running git may not create: a bind mount can only
+ * make an existing path read-only, and .git itself must stay writable for git. (commondir would
+ * point git at settings the command wrote, whose core.fsmonitor then runs outside the sandbox.)
+ */
+export const GIT_FILES_NOT_TO_CREATE: readonly string[] = [
+  'config',
+  'commondir',
+  'config.worktree',
+];
+
+/** Suffix of a file moved aside because the command created it where git would read it. */
+export const BLOCKED_SUFFIX = '.blocked-by-tandem';
 
 /**
  * A repository without .git/hooks gets an empty one (what `git init` makes), so it can be bound
  * read-only; otherwise a command could create hooks that run later outside the sandbox.
  */
-async function protectMissingHooks(folder: string): Promise<void> {
-  const gitDir = path.join(folder, '.git');
-  try {
-    if ((await stat(gitDir)).isDirectory())
-      await mkdir(path.join(gitDir, 'hooks'), { recursive: true });
-  } catch {
-    // No .git folder: nothing to protect.
-  }
+async function protectMissingHooks(gitFolders: readonly string[]): Promise<void> {
+  for (const gitDir of gitFolders) await mkdir(path.join(gitDir, 'hooks'), { recursive: true });
 }
+
+/** Watches the git folders for settings files the command creates, and moves them aside. */
+function watchNewGitFiles(gitFolders: readonly string[]): () => Promise<string[]> {
+  const absent = gitFolders
+    .flatMap((gitDir) => GIT_FILES_NOT_TO_CREATE.map((name) => path.join(gitDir, name)))
+    .filter((p) => !existsSync(p));
+  return async () => {
+    const notes: string[] = [];
+    for (const p of absent) {
+      if (!existsSync(p)) continue;
+      const aside = `${p}${BLOCKED_SUFFIX}`;
+      try {
+        await rm(aside, { recursive: true, force: true });
+        await rename(p, aside);
+        notes.push(
+          `The command created ${p}, which git would read settings from; it was moved to ${aside}.`,
+        );
+      } catch (error) {
+        notes.push(
+          `The command created ${p}, which git would read settings from, and it could not be moved aside (${String(error)}): remove it before using git here.`,
+        );
+      }
+    }
+    return notes;
+  };
+}
+
+const NOTHING = async (): Promise<readonly string[]> => [];
 
 export async function prepareSandbox(
   state: SandboxState,
@@ -34,22 +72,36 @@ export async function prepareSandbox(
   // A home folder that does not exist has nothing to hide (and bwrap cannot mount over it).
   const plan = { ...given, home: given.home && existsSync(given.home) ? given.home : '' };
   switch (state.kind) {
-    case 'bwrap':
+    case 'bwrap': {
       if (!state.available) break;
-      await protectMissingHooks(plan.folder);
-      return { wrap: (argv) => bwrapArgv(plan, argv), env: {}, dispose: async () => {} };
+      const entries: readonly GitEntry[] = findGitEntries(plan.folder);
+      const writableGit =
+        plan.access.kind === 'read-write' && plan.access.git === 'protected'
+          ? entries.filter((entry) => entry.kind === 'folder').map((entry) => entry.path)
+          : [];
+      await protectMissingHooks(writableGit);
+      return {
+        wrap: (argv) => bwrapArgv(plan, argv, entries),
+        env: {},
+        finish: watchNewGitFiles(writableGit),
+      };
+    }
     case 'sandbox-exec': {
       if (!state.available) break;
       const tmpDir = await mkdtemp(path.join(os.tmpdir(), 'tandem-cmd-'));
+      // The profile denies the protected paths whether they exist or not: nothing to undo.
       const profile = sandboxExecProfile({ ...plan, tmpDir });
       return {
         wrap: (argv) => sandboxExecArgv(profile, argv),
         env: { TMPDIR: tmpDir },
-        dispose: () => rm(tmpDir, { recursive: true, force: true }),
+        finish: async () => {
+          await rm(tmpDir, { recursive: true, force: true });
+          return [];
+        },
       };
     }
     case 'none':
       break;
   }
-  return { env: {}, dispose: async () => {} };
+  return { env: {}, finish: NOTHING };
 }

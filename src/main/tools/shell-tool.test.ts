@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,7 +77,10 @@ describe('shell tool', () => {
       [['rm', 'y'], false],
     ]);
     expect(preview.sandbox.kind).toBe(sandbox.kind);
-    if (sandbox.available) expect(preview.sandbox.description).toContain('network off');
+    if (sandbox.available)
+      expect(preview.sandbox.description).toContain(
+        'project read-write, .git read-only (no git command), network off',
+      );
   });
 
   it('runs the command, streams raw output and returns clean text with exit code and sandbox line', async () => {
@@ -95,14 +100,14 @@ describe('shell tool', () => {
   });
 
   it('caps the time limit and reports a timeout', async () => {
-    const capped = createShellTool({ maxTimeoutSeconds: 1 });
+    const capped = createShellTool({ maxTimeoutSeconds: 2 });
     const result = await execute(
       capped,
       { command: 'echo waiting; sleep 30', timeout_seconds: 500 },
       context(),
     );
     expect(result.output).toContain('waiting');
-    expect(result.output).toContain('timed out after 1 s');
+    expect(result.output).toContain('timed out after 2 s');
     expect(result.isError).toBe(true);
   });
 
@@ -121,9 +126,11 @@ describe('shell tool', () => {
   it.runIf(sandbox.kind === 'bwrap')(
     'lets the network through only when the project allows it',
     async () => {
-      const command = `curl -s --max-time 3 http://127.0.0.1:${port}/ || echo NO-NETWORK`;
+      // node is on the system paths the sandbox shows; curl may not be installed.
+      const command = `node -e "fetch('http://127.0.0.1:${port}/').then((r) => r.text()).then(console.log, () => console.log('NO-NETWORK'))"`;
       const cut = await execute(tool, { command }, context());
       expect(cut.output).toContain('NO-NETWORK');
+      expect(cut.output).not.toContain('reached-host');
       expect(cut.output).toContain('network off');
       const allowed = await execute(
         tool,
@@ -135,12 +142,72 @@ describe('shell tool', () => {
     },
   );
 
+  it.runIf(sandbox.kind === 'bwrap')(
+    'runs a read-only command with the project read-only, and others with it writable',
+    async () => {
+      const safe = await execute(tool, { command: 'test -w .' }, context());
+      expect(safe.output).toContain('exit code 1');
+      expect(safe.output).toContain('project read-only (read-only command)');
+      const approved = await execute(tool, { command: 'test -w . && touch rw-probe' }, context());
+      expect(approved.output).toContain('exit code 0');
+      expect(approved.output).toContain('project read-write');
+      expect(existsSync(path.join(folder, 'rw-probe'))).toBe(true);
+    },
+  );
+
+  const none: SandboxState = {
+    kind: 'none',
+    available: false,
+    description: 'Not sandboxed: no sandbox on plan9.',
+  };
+
+  it.each([
+    ['in the sandbox', undefined],
+    ['without a sandbox', async () => none],
+  ])('does not let an embedded bare repository run its fsmonitor (%s)', async (_, probe) => {
+    const evil = path.join(folder, 'evil');
+    const marker = path.join(folder, 'fsmonitor-ran');
+    execFileSync('git', ['init', '-q', '--bare', evil]);
+    for (const [key, value] of [
+      ['core.bare', 'false'],
+      ['core.worktree', '..'],
+      ['core.fsmonitor', `echo HIJACKED >&2; touch ${marker}; false`],
+    ] as const)
+      execFileSync('git', ['-C', evil, 'config', key, value]);
+    // Without the settings, git runs it (checked here so the test cannot pass vacuously).
+    execFileSync('git', ['-C', evil, 'status'], { stdio: 'ignore' });
+    expect(existsSync(marker)).toBe(true);
+    await rm(marker);
+    try {
+      const shell = createShellTool({ probe, home: '/var/tmp/tandem-no-such-home' });
+      const result = await execute(shell, { command: 'git -C evil status' }, context());
+      expect(result.output).not.toContain('HIJACKED');
+      expect(result.output).toContain('cannot use bare repository');
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(evil, { recursive: true, force: true });
+    }
+  });
+
+  it('passes git settings after the ones the person already has', async () => {
+    const shell = createShellTool({
+      probe: async () => none,
+      env: {
+        ...process.env,
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: 'user.name',
+        GIT_CONFIG_VALUE_0: 'Person Name',
+      },
+    });
+    const result = await execute(
+      shell,
+      { command: 'git config --get user.name; git config --get safe.bareRepository' },
+      context(),
+    );
+    expect(result.output).toContain('Person Name\nexplicit');
+  });
+
   it('says plainly when there is no sandbox', async () => {
-    const none: SandboxState = {
-      kind: 'none',
-      available: false,
-      description: 'Not sandboxed: no sandbox on plan9.',
-    };
     const plain = createShellTool({ probe: async () => none });
     const result = await execute(plain, { command: 'echo $$ >/dev/null; echo fine' }, context());
     expect(result.output).toContain('fine');

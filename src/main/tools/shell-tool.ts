@@ -7,6 +7,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
 import { runInPty } from '../shell/pty-session';
 import type { PtyRunResult } from '../shell/pty-session';
+import { accessForCommand, sandboxPlanForCommand } from '../shell/sandbox-access';
 import { probeSandbox, sandboxForCall } from '../shell/sandbox-probe';
 import { prepareSandbox } from '../shell/sandbox-wrap';
 import { shellSessions } from '../shell/shell-sessions';
@@ -55,8 +56,10 @@ export function formatShellResult(
   result: PtyRunResult,
   timeoutSeconds: number,
   sandbox: SandboxState,
+  notes: readonly string[] = [],
 ): string {
   const lines = [result.text.trimEnd() || '(no output)', ''];
+  lines.push(...notes);
   if (result.truncated)
     lines.push(`[output was ${result.totalBytes} bytes; the middle was left out]`);
   if (result.mayBeWaitingForInput)
@@ -77,7 +80,8 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       `Runs one shell command (bash) in the project folder in its own terminal and returns its output, exit code and duration. ` +
       `Output is cleaned (no colours) and long output keeps its beginning and end. Interactive commands get no input from you; ` +
       `prefer non-interactive flags. Default time limit ${defaultTimeout} s, at most ${maxTimeout} s (timeout_seconds). ` +
-      `Where available the command runs in a sandbox: only the project folder is writable, /tmp is private, the home folder is hidden, and the network may be off.`,
+      `Where available the command runs in a sandbox: /tmp is private, the home folder is hidden, and the network may be off; ` +
+      `the project folder is read-only for read-only commands and writable for others (.git only for git commands).`,
     parameters: Type.Object({
       command: Type.String({
         minLength: 1,
@@ -104,7 +108,11 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         command: args.command,
         cwd: ctx.folder,
         parts: classification.parts,
-        sandbox: sandboxForCall(state, ctx.services.allowShellNetwork === true),
+        sandbox: sandboxForCall(
+          state,
+          ctx.services.allowShellNetwork === true,
+          accessForCommand(classification),
+        ),
       };
     },
     async execute(args, ctx) {
@@ -113,14 +121,21 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         maxTimeout,
       );
       const allowNetwork = ctx.services.allowShellNetwork === true;
-      const state = await probe();
-      const sandbox = await prepareSandbox(state, {
+      // Classified again here, from exactly this command: what the sandbox lets it write must not
+      // rest on anything earlier or on anything the model says.
+      const [classification, state] = await Promise.all([
+        classifyCommand(args.command, ctx.folder),
+        probe(),
+      ]);
+      const plan = sandboxPlanForCommand(classification, {
         folder: ctx.folder,
         home: options.home ?? os.homedir(),
         allowNetwork,
       });
+      const sandbox = await prepareSandbox(state, plan);
+      let result: PtyRunResult;
       try {
-        const result = await runInPty({
+        result = await runInPty({
           command: args.command,
           folder: ctx.folder,
           timeoutMs: timeoutSeconds * 1000,
@@ -134,13 +149,21 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
           sessions: options.sessions ?? shellSessions,
           callId: ctx.callId,
         });
-        return {
-          output: formatShellResult(result, timeoutSeconds, sandboxForCall(state, allowNetwork)),
-          isError: result.ending !== 'exited' || result.exitCode !== 0,
-        };
-      } finally {
-        await sandbox.dispose();
+      } catch (error) {
+        // Even when the run fails, nothing the command left in .git may survive.
+        await sandbox.finish();
+        throw error;
       }
+      const notes = await sandbox.finish();
+      return {
+        output: formatShellResult(
+          result,
+          timeoutSeconds,
+          sandboxForCall(state, allowNetwork, plan.access),
+          notes,
+        ),
+        isError: result.ending !== 'exited' || result.exitCode !== 0,
+      };
     },
   });
 }
