@@ -1,4 +1,5 @@
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -172,7 +173,6 @@ const CASES: readonly Case[] = [
   ['find . -execdir ls \\;', false, ['find -execdir']],
   ['find . -ok rm {} \\;', false, ['find -ok']],
   ['find . -fprint out', false, ['find -fprint']],
-  ['find *', false, ['wildcard']],
   ['sed -i s/a/b/ f', false, ['sed -i']],
   ['sed -ni s/a/b/p f', false, ['sed -ni']],
   ['sed --in-place s/a/b/ f', false, ['sed --in-place']],
@@ -256,6 +256,138 @@ const CASES: readonly Case[] = [
   ['date -s "2020-01-01"', false, ['date -s']],
   ['hostname evil', false, ['extra argument']],
   ['rg --pre sh foo', false, ['rg --pre']],
+  // Conditions that make bash evaluate subscripts or arithmetic, which runs $(...) inside them.
+  ["[ -v 'a[$(touch pwned1)]' ]", false, ['a -v test evaluates array subscripts']],
+  ["test -v 'a[$(touch pwned2)]'", false, ['a -v test evaluates array subscripts']],
+  ["[[ -v 'a[$(touch pwned3)]' ]]", false, ['a -v test evaluates array subscripts']],
+  ["[[ 'a[$(touch pwned4)]' -eq 1 ]]", false, ['an arithmetic comparison evaluates']],
+  ["printf -v 'a[$(touch pwned5)]' x", false, ['printf -v']],
+  ['[[ -R ref ]]', false, ['a -R test']],
+  ['[[ ! -v name ]]', false, ['a -v test']],
+  ['[[ x -lt 3 ]]', false, ['an arithmetic comparison evaluates']],
+  ["test 'a[1]' -ge 0", false, ['an arithmetic comparison evaluates']],
+  ['[ "$n" -eq 1 ]', false, ['expands a variable']],
+  ['[[ 1 -eq 1 ]]', true],
+  ['[ 2 -gt 1 ]', true],
+  ['test 3 -ne 4', true],
+  ['[[ -n x && 1 -le 2 ]]', true],
+  ['((1 + 2))', false, ['not auto-approved']],
+  ['(( a[$(touch x)] ))', false, ['runs a nested command', 'touch']],
+  ['let x=1', false, ['not a known read-only command: let']],
+  ['echo $((a[1]))', false, ['expands arithmetic']],
+  // Long options abbreviated to any prefix, even one or two letters.
+  ["git grep --op='touch pwned0; true' bye", false, ['git grep --op=touch pwned0; true']],
+  ["git grep -O'touch x; true' bye", false, ['git grep -Otouch x; true']],
+  ['sort --co=sh -S 1k', false, ['sort --co=sh']],
+  ['sed --i s/a/b/ f', false, ['sed --i']],
+  ['sort --o=out f', false, ['sort --o=out']],
+  ['git diff --o=x', false, ['git diff --o=x']],
+  ['git log --outp=x', false, ['git log --outp=x']],
+  ['git shortlog --output=x', false, ['git shortlog --output=x']],
+  ['git rev-list --output=x HEAD', false, ['git rev-list --output=x']],
+  ['git stash show --output=x', false, ['git stash --output=x']],
+  ['git stash list --out=x', false, ['git stash --out=x']],
+  ['git blame --output=x f', false, ['git blame --output=x']],
+  ['git show --ext-diff', false, ['git show --ext-diff']],
+  ['git log -p --textconv', false, ['git log --textconv']],
+  ['git grep --textconv x', false, ['git grep --textconv']],
+  ['git --git-dir=/tmp/x log', false, ['git --git-dir=/tmp/x']],
+  ['git --g=x log', false, ['git --g=x']],
+  ['git --work-tree=. status', false, ['git --work-tree=.']],
+  ['git --config-env=core.pager=P log', false, ['git --config-env']],
+  ['git --exec-path', false, ['git --exec-path']],
+  ['git -C /tmp status', false, ['reads outside the project folder: /tmp']],
+  ['git --no-pager log --oneline --output-indicator-new=+', true],
+  ['git diff --stat --no-ext-diff', true],
+  // sed options parsed as sed does; every script is judged.
+  ["sed -l 1 '1e touch pwned_sed' README.md", false, ['sed script may write or run something: 1e']],
+  ["sed -l 5 'w out3' README.md", false, ['sed script may write or run something: w out3']],
+  ["sed -n --expr='w out4' -- p", false, ['sed script may write or run something: w out4']],
+  ["sed -n -e p --e 'w out2' README.md", false, ['sed script may write or run something: w out2']],
+  ["sed --line-length=5 'w o' f", false, ['sed script may write']],
+  ['sed -nE -e p -es/a/b/w\\ o f', false, ['sed script may write']],
+  ["sed -sz 'e ls' f", false, ['sed script may write']],
+  ['sed --fi=x.sed f', false, ['runs a sed script file']],
+  ['sed -nf x.sed f', false, ['runs a sed script file']],
+  ['sed -x p f', false, ['sed option not understood: -x']],
+  ['sed --bogus p f', false, ['sed option not understood: --bogus']],
+  ['sed -e', false, ['without a value']],
+  ['sed -n', false, ['sed without a script']],
+  ['sed -l 5 -n 1p f', true],
+  ['sed --f x.sed f', false, ['sed option not understood: --f']],
+  ['sed --s -n 1p f', true],
+  ['sed -nE --expression=1p -e 2p f', true],
+  ['sed -s -u -z --posix 3p f', true],
+  // Reading past the folder: attached values, recursion that follows symlinks.
+  ['file -f/etc/passwd', false, ['file -f/etc/passwd', 'reads outside the project folder']],
+  ['file --files-from=list', false, ['file --files-from=list']],
+  ['grep -f/etc/passwd README.md', false, ['reads outside the project folder: -f/etc/passwd']],
+  ['grep -rf../key x', false, ['reads outside the project folder: -rf../key']],
+  ['grep --file=/etc/passwd x', false, ['reads outside the project folder: --file=/etc/passwd']],
+  ['grep -R root .', false, ['grep -R']],
+  ['grep -rR root .', false, ['grep -rR']],
+  ['grep --dereference-recursive root .', false, ['grep --dereference-recursive']],
+  ['egrep -R x .', false, ['egrep -R']],
+  ['find -L .', false, ['find -L']],
+  ['find . -follow', false, ['find -follow']],
+  ['find . -files0-from list', false, ['find -files0-from']],
+  ['diff -r a b', false, ['diff -r']],
+  ['diff --recursive a b', false, ['diff --recursive']],
+  ['diff --from-file=/etc/passwd a', false, ['reads outside the project folder']],
+  ['du -L .', false, ['du -L']],
+  ['du --files0-from=list', false, ['du --files0-from']],
+  ['wc --files0-from=list', false, ['wc --files0-from']],
+  ['sort --files0-from=list', false, ['sort --files0-from']],
+  ['ls -L', false, ['ls -L']],
+  ['ls -lL src', false, ['ls -lL']],
+  ['rg -L root', false, ['rg -L']],
+  ['rg --follow root', false, ['rg --follow']],
+  ['rg --pre-glob "*.gz" --pre sh x', false, ['rg --pre-glob', 'rg --pre']],
+  ['rg --hostname-bin=sh x', false, ['rg --hostname-bin']],
+  ['md5sum -c sums', false, ['md5sum -c']],
+  ['sha256sum --check sums', false, ['sha256sum --check']],
+  ['grep -rn root .', true],
+  ['diff -u a b', true],
+  ['ls -R src', true],
+  ['rg --files', true],
+  // The environment may hold credentials.
+  ['printenv', false, ['prints environment variables, which may hold secrets']],
+  ['printenv GITHUB_TOKEN', false, ['prints environment variables, which may hold secrets']],
+  ['env -0', false, ['prints environment variables, which may hold secrets']],
+  ['jq -n env', false, ['a jq program that reads the environment']],
+  ['jq -n $ENV.AWS_SECRET_ACCESS_KEY', false, ['reads the environment']],
+  ['set', false, ['not a known read-only command: set']],
+  ['declare -p', false, ['changes shell variables']],
+  ['export -p', false, ['changes shell variables']],
+  ['compgen -v', false, ['not a known read-only command: compgen']],
+  ['alias', false, ['not a known read-only command: alias']],
+  ["jq --rawfile k /etc/passwd -n '$k'", false, ['reads outside the project folder: /etc/passwd']],
+  ['jq .environment package.json', true],
+  ['jq -n \'import "../../home/x" as $d; $d\'', false, ['loads modules or data files']],
+  ['jq -L /tmp -n 1', false, ['loads modules']],
+  ['cut -d/ -f2 paths.txt', true],
+  ['sort -t/ -k2 paths.txt', true],
+  ['xxd -l 64 -s 16 file.bin', true],
+  ['uniq -f 1 -c sorted.txt', true],
+  ['uniq -f 1 in out', false, ['extra argument']],
+  // Table lookups by user words never reach inherited properties.
+  ['git constructor', false, ['not a read-only subcommand: git constructor']],
+  ['git toString', false, ['not a read-only subcommand: git toString']],
+  ['git __proto__', false, ['not a read-only subcommand: git __proto__']],
+  ['constructor', false, ['not a known read-only command: constructor']],
+  ['hasOwnProperty x', false, ['not a known read-only command: hasOwnProperty']],
+  // Options that write.
+  ['tree -R', false, ['tree -R']],
+  ['tree -H . -R', false, ['tree -R']],
+  ['tree -o out.txt', false, ['tree -o']],
+  ['tree -l', false, ['tree -l']],
+  ['uniq -c in out', false, ['writes to a file named by an extra argument']],
+  ['xxd -r in out', false, ['extra argument']],
+  ['less file', false, ['not a known read-only command: less']],
+  ['man -P sh ls', false, ['not a known read-only command: man']],
+  ['split f', false, ['split']],
+  ['csplit f 1', false, ['csplit']],
+  ['awk \'BEGIN{system("ls")}\'', false, ['not a known read-only command: awk']],
   // Paths outside the folder.
   ['cat /etc/passwd', false, ['reads outside the project folder: /etc/passwd']],
   ['head ../other/key.pem', false, ['reads outside the project folder: ../other/key.pem']],
@@ -368,6 +500,83 @@ describe('classifyCommand', () => {
       );
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('expands wildcards against the real folder and asks for links that lead outside', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-classify-'));
+    try {
+      await writeFile(path.join(folder, 'README.md'), 'x');
+      await writeFile(path.join(folder, 'a.ts'), 'x');
+      await mkdir(path.join(folder, 'sub'));
+      await symlink('/etc/passwd', path.join(folder, 'link'));
+      await symlink('/etc', path.join(folder, 'sub', 'conf'));
+      const table: readonly Case[] = [
+        [
+          'cat li*',
+          false,
+          ['a wildcard matches a link that leads outside the project folder: li*'],
+        ],
+        ['cat l?nk', false, ['(link)']],
+        ['cat LI*', false, ['(link)']],
+        ['cat @(link)', false, ['could not be parsed']],
+        ["cat 'li'*", false, ['(link)']],
+        ['cat sub/*/passwd', false, ['(sub/conf/passwd)']],
+        ['ls sub/*', false, ['(sub/conf)']],
+        ['cd sub && cat *', false, ['(link)']],
+        ['wc -l < li*', false, ['(link)']],
+        ['cd s* && ls', false, ['changes folder in a way that cannot be checked']],
+        ['ls **/x', false, ['a wildcard that cannot be checked']],
+        ['cat *.md', true],
+        ['ls *.ts', true],
+        ['find *.ts', true],
+        ["cat 'l*'", true],
+      ];
+      for (const [command, safe, fragments] of table) {
+        const result = await classifyCommand(command, folder);
+        expect(result.safe, `${command}: ${JSON.stringify(result.reasons)}`).toBe(safe);
+        for (const fragment of fragments ?? []) {
+          expect(result.reasons.join('\n'), command).toContain(fragment);
+        }
+      }
+      // A wildcard that matches a file named like an option asks for commands that have them.
+      await writeFile(path.join(folder, '-delete'), 'x');
+      expect((await classifyCommand('find *', folder)).reasons).toContain(
+        'a wildcard could expand to a file named like an option of find',
+      );
+      expect((await classifyCommand('cat *.md', folder)).safe).toBe(true);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('asks for git read commands when the repository is larger than the folder', async () => {
+    const top = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tandem-classify-git-')));
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: top };
+      execFileSync('git', ['init', '-q', top], { env });
+      await mkdir(path.join(top, 'project'));
+      await mkdir(path.join(top, 'own'));
+      execFileSync('git', ['init', '-q', path.join(top, 'own')], { env });
+      const project = path.join(top, 'project');
+      for (const command of [
+        'git show HEAD:secret.txt',
+        'git log -p',
+        'git status',
+        'git grep x',
+      ]) {
+        const result = await classifyCommand(command, project);
+        expect(result.safe, command).toBe(false);
+        expect(result.reasons).toContain(
+          `the git repository (${top}) is larger than the project folder`,
+        );
+      }
+      expect((await classifyCommand('ls', project)).safe).toBe(true);
+      // The repository's own top, and a folder outside any repository, are fine.
+      expect((await classifyCommand('git status', path.join(top, 'own'))).safe).toBe(true);
+      expect((await classifyCommand('git log -p', top)).safe).toBe(true);
+    } finally {
+      await rm(top, { recursive: true, force: true });
     }
   });
 

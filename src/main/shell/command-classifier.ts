@@ -4,9 +4,18 @@
 import type { CommandPart } from '../../shared/tool-types';
 import { parseBash } from './bash-parser';
 import type { SyntaxNode } from './bash-parser';
-import { judgeArgv, judgeCd, leadsOutsideBySymlink, namesOutside } from './command-spec-check';
+import { checkConditionNode } from './condition-check';
+import {
+  judgeArgv,
+  judgeCd,
+  judgeWildcards,
+  leadsOutsideBySymlink,
+  namesOutside,
+} from './command-spec-check';
 import type { Place } from './command-spec-check';
 import { newFindings, scanExpansions, wordValue } from './command-words';
+import { gitScopeReason } from './git-toplevel';
+import { hasWildcard } from './glob-matches';
 
 export interface CommandClassification {
   /** False when the parser failed; such a command is never safe. */
@@ -91,11 +100,12 @@ class Walker {
         // `[ ... ]` and `[[ ... ]]` only evaluate a condition; what they expand still counts.
         const findings = newFindings();
         scanExpansions(node, findings);
+        const evaluates = checkConditionNode(node);
         this.parts.push({
           start: node.startIndex,
           text: node.text,
           argv: [node.text.startsWith('[[') ? '[[' : '['],
-          reasons: findings.reasons,
+          reasons: evaluates ? [evaluates, ...findings.reasons] : findings.reasons,
         });
         for (const nested of findings.nested) this.scoped(() => this.statement(nested));
         return;
@@ -156,7 +166,7 @@ class Walker {
   private command(node: SyntaxNode): void {
     const findings = newFindings();
     const draft: Draft = { start: node.startIndex, text: node.text, argv: [], reasons: [] };
-    let leadingGlob = false;
+    const globWords: string[] = [];
     for (const child of node.namedChildren) {
       if (!child) continue;
       if (child.type === 'variable_assignment') {
@@ -168,11 +178,10 @@ class Walker {
       } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
         draft.reasons.push(...this.redirectReasons(child, findings));
       } else {
-        const before = findings.leadingGlob;
-        findings.leadingGlob = false;
-        draft.argv.push(wordValue(child, findings));
-        leadingGlob ||= findings.leadingGlob;
-        findings.leadingGlob = before;
+        findings.glob = false;
+        const value = wordValue(child, findings);
+        draft.argv.push(value);
+        if (findings.glob) globWords.push(value);
       }
     }
     draft.reasons.push(...findings.reasons);
@@ -180,11 +189,12 @@ class Walker {
     // Substitutions run before the command, each in a subshell of its own.
     for (const nested of findings.nested) this.scoped(() => this.statement(nested));
     if (draft.argv[0] === 'cd') {
-      const cd = judgeCd(draft.argv.slice(1), this.place, leadingGlob);
+      const cd = judgeCd(draft.argv.slice(1), this.place, globWords.length > 0);
       draft.reasons.push(...cd.reasons);
       this.place = cd.place;
     } else if (draft.argv.length > 0) {
-      draft.reasons.push(...judgeArgv(draft.argv, this.place, leadingGlob));
+      draft.reasons.push(...judgeArgv(draft.argv, this.place, globWords));
+      draft.reasons.push(...judgeWildcards(globWords, this.place));
     }
   }
 
@@ -245,9 +255,11 @@ class Walker {
     if (OUTPUT_OPERATORS.has(operator)) {
       return target === '/dev/null' ? [] : [`writes to a file: ${redirect.text}`];
     }
-    return namesOutside(this.place, target) || leadsOutsideBySymlink(this.place, target)
-      ? [`reads outside the project folder: ${redirect.text}`]
-      : [];
+    if (namesOutside(this.place, target) || leadsOutsideBySymlink(this.place, target)) {
+      return [`reads outside the project folder: ${redirect.text}`];
+    }
+    // bash expands a wildcard in a redirection too (`< li*` reads the one file it matches).
+    return hasWildcard(target) ? judgeWildcards([target], this.place) : [];
   }
 }
 
@@ -285,6 +297,9 @@ export async function classifyCommand(
     }
     const walker = new Walker(folder);
     walker.statement(root);
+    const gitParts = walker.parts.filter((part) => part.argv[0] === 'git');
+    const gitScope = gitParts.length > 0 ? await gitScopeReason(folder) : undefined;
+    if (gitScope) for (const part of gitParts) part.reasons.push(gitScope);
     const parts = walker.parts.map(toPart);
     const reasons = [...new Set([...walker.extra, ...parts.flatMap((part) => part.reasons)])];
     if (parts.length === 0 && reasons.length === 0) reasons.push('the command is empty');

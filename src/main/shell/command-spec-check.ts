@@ -1,6 +1,7 @@
 // Judges one simple command's argv against the safe-command list (safe-commands.ts).
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { globMatches } from './glob-matches';
 import { COMMAND_RUNNERS, SAFE_COMMANDS } from './safe-commands';
 import type { CommandSpec } from './safe-commands';
 
@@ -16,15 +17,14 @@ function hasUnsafeOptions(spec: CommandSpec): boolean {
 }
 
 function optionReason(spec: CommandSpec, arg: string, label: string): string | undefined {
-  const unsafe = `uses an option that can write or run something: ${label} ${arg}`;
+  const unsafe = `uses an option that can write, run something or read past the folder: ${label} ${arg}`;
   if (spec.unsafeWords?.includes(arg)) return unsafe;
   if (spec.wordOptions) return undefined;
   if (arg.startsWith('--')) {
     const name = arg.slice(2).split('=')[0] ?? '';
-    // GNU tools accept any unambiguous abbreviation of a long option.
-    const hit = spec.unsafeLong?.some(
-      (long) => long === name || (name.length >= 3 && long.startsWith(name)),
-    );
+    // GNU getopt_long and git accept any unambiguous abbreviation, even one letter (`--o`);
+    // a prefix of any unsafe option counts as it (an ambiguous one fails, so asking is fine).
+    const hit = name !== '' && spec.unsafeLong?.some((long) => long.startsWith(name));
     return hit ? unsafe : undefined;
   }
   const letters = arg.slice(1);
@@ -45,7 +45,7 @@ function judgeWithSpec(
     const arg = args[index] ?? '';
     if (afterDashes || !arg.startsWith('-') || arg === '-') {
       if (spec.subcommands && positional.length === 0) {
-        const sub = spec.subcommands[arg];
+        const sub = own(spec.subcommands, arg);
         if (!sub) {
           reasons.push(`not a read-only subcommand: ${label} ${arg}`);
           return;
@@ -114,12 +114,40 @@ export function leadsOutsideBySymlink(place: Place, word: string): boolean {
   });
 }
 
+/** The value of a table keyed by user words, never an inherited property (`git constructor`). */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+const SECRETS = 'prints environment variables, which may hold secrets';
+
+/** `printenv`, and `env` without a command to run, print the environment. */
+function printsEnvironment(name: string, args: readonly string[]): string | undefined {
+  if (name === 'printenv') return SECRETS;
+  if (name !== 'env') return undefined;
+  // Options with a separate value (-u NAME, -C DIR, -S TEXT) hide nothing worth telling apart.
+  return args.every((arg) => arg.startsWith('-') || arg.includes('=')) ? SECRETS : undefined;
+}
+
+/**
+ * The words to check as paths in one argument: itself, the value after `=` of an option, and
+ * every tail of a short option cluster, since a value may be attached (`-f/etc/passwd`, `-rf../x`).
+ */
+function pathCandidates(arg: string): string[] {
+  const attached: string[] = [];
+  const eq = arg.indexOf('=');
+  if (arg.startsWith('-') && eq > 0) attached.push(arg.slice(eq + 1));
+  if (/^-[^-]/.test(arg)) {
+    for (let at = 2; at < arg.length; at++) attached.push(arg.slice(at));
+  }
+  // An attached lone `/` is a delimiter (`cut -d/`, `sort -t/`); reading `/` itself reads nothing.
+  return [arg, ...attached.filter((value) => value !== '/')];
+}
+
 function outsidePaths(place: Place, args: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of args) {
-    const candidates = [arg];
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('-') && eq > 0) candidates.push(arg.slice(eq + 1));
+    const candidates = pathCandidates(arg);
     if (candidates.some((c) => namesOutside(place, c) || leadsOutsideBySymlink(place, c))) {
       out.push(arg);
     }
@@ -127,11 +155,51 @@ function outsidePaths(place: Place, args: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * A word with a wildcard may expand to files other than itself: each file it matches now, from
+ * every folder a `cd` may have reached, must stay inside the project (`cat li*` with a `link` to
+ * /etc/passwd). A word that could match too much to check asks.
+ */
+export function judgeWildcards(words: readonly string[], place: Place): string[] {
+  const reasons: string[] = [];
+  for (const word of words) {
+    for (const base of place.bases) {
+      const matches = globMatches(base, word);
+      if (!matches) {
+        reasons.push(`a wildcard that cannot be checked (** or too many matches): ${word}`);
+        break;
+      }
+      const outside = matches.filter((match) => leadsOutsideBySymlink(place, match));
+      if (outside.length > 0) {
+        const shown = outside.map((match) => path.relative(base, match)).join(' ');
+        reasons.push(
+          `a wildcard matches a link that leads outside the project folder: ${word} (${shown})`,
+        );
+        break;
+      }
+    }
+  }
+  return reasons;
+}
+
+/**
+ * Whether a word with a wildcard may expand, from any folder a `cd` may have reached, to
+ * a file named like an option (`find *` with a file `-delete`), judged on the real files.
+ */
+function expandsToOption(words: readonly string[], place: Place): boolean {
+  return words.some((word) =>
+    place.bases.some((base) => {
+      const matches = globMatches(base, word);
+      return !matches || matches.some((match) => path.relative(base, match).startsWith('-'));
+    }),
+  );
+}
+
 /** `cd DIR` within the project is safe; the places it may lead to join the list of bases. */
 export function judgeCd(
   args: readonly string[],
   place: Place,
-  leadingGlob: boolean,
+  wildcard: boolean,
 ): { reasons: string[]; place: Place } {
   const targets = args.filter((arg) => arg !== '-L' && arg !== '-P');
   const target = targets[0];
@@ -140,7 +208,7 @@ export function judgeCd(
     target === undefined ||
     target === '-' ||
     target.startsWith('-') ||
-    leadingGlob
+    wildcard
   ) {
     return {
       reasons: [`changes folder in a way that cannot be checked: cd ${args.join(' ')}`.trimEnd()],
@@ -156,18 +224,24 @@ export function judgeCd(
 }
 
 /** Reasons this argv needs approval; empty when it is a known read-only command used safely. */
-export function judgeArgv(argv: readonly string[], place: Place, leadingGlob: boolean): string[] {
+export function judgeArgv(
+  argv: readonly string[],
+  place: Place,
+  globWords: readonly string[],
+): string[] {
   const reasons: string[] = [];
   const [name, ...args] = argv;
   if (name === undefined || name === '') return ['no command to judge'];
-  const runner = COMMAND_RUNNERS[name];
-  const spec = Object.hasOwn(SAFE_COMMANDS, name) ? SAFE_COMMANDS[name] : undefined;
-  if (runner) reasons.push(`${runner}: ${argv.join(' ')}`);
+  const runner = own(COMMAND_RUNNERS, name);
+  const spec = own(SAFE_COMMANDS, name);
+  const secrets = printsEnvironment(name, args);
+  if (secrets) reasons.push(`${secrets}: ${argv.join(' ')}`);
+  else if (runner) reasons.push(`${runner}: ${argv.join(' ')}`);
   else if (name.includes('/')) reasons.push(`runs a program by path: ${name}`);
   else if (!spec) reasons.push(`not a known read-only command: ${name}`);
   else {
     judgeWithSpec(spec, args, name, reasons);
-    if (leadingGlob && hasUnsafeOptions(spec)) {
+    if (hasUnsafeOptions(spec) && expandsToOption(globWords, place)) {
       reasons.push(`a wildcard could expand to a file named like an option of ${name}`);
     }
   }

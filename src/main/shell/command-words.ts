@@ -7,12 +7,12 @@ export interface WordFindings {
   readonly reasons: string[];
   /** Nested command lines found inside the word ($(...), <(...)), to be classified as parts too. */
   readonly nested: SyntaxNode[];
-  /** The word starts with an unquoted wildcard, so it could expand to an option-like file name. */
-  leadingGlob: boolean;
+  /** The word has an unquoted wildcard somewhere, so it may name files other than itself. */
+  glob: boolean;
 }
 
 export function newFindings(): WordFindings {
-  return { reasons: [], nested: [], leadingGlob: false };
+  return { reasons: [], nested: [], glob: false };
 }
 
 const DOUBLE_QUOTE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
@@ -52,11 +52,11 @@ export function scanExpansions(node: SyntaxNode, findings: WordFindings): void {
 }
 
 /** The literal value of a word node, with findings for whatever is not literal. */
-export function wordValue(node: SyntaxNode, findings: WordFindings, first = true): string {
+export function wordValue(node: SyntaxNode, findings: WordFindings): string {
   switch (node.type) {
     case 'word':
     case 'number': {
-      if (first && /^[*?[]/.test(node.text)) findings.leadingGlob = true;
+      if (/[*?[]/.test(node.text)) findings.glob = true;
       return unescapeBare(node.text);
     }
     case 'raw_string':
@@ -80,9 +80,7 @@ export function wordValue(node: SyntaxNode, findings: WordFindings, first = true
         findings.reasons.push(`expands braces: ${node.text}`);
       }
       let value = '';
-      node.namedChildren.forEach((child, index) => {
-        if (child) value += wordValue(child, findings, first && index === 0);
-      });
+      for (const child of node.namedChildren) if (child) value += wordValue(child, findings);
       return value;
     }
     case 'command_substitution':

@@ -5,8 +5,14 @@
 // program or reach the network. Judged by the classifier for every command alike, not here:
 // paths outside the project (lexically, plus symlinks that exist), `cd` (safe within the project;
 // later relative paths are judged from every folder it may have reached), redirections,
-// substitutions, variables, background jobs, shell constructs. A wildcard at the start of a word
-// asks for commands that have unsafe options, since it could expand to a file named `-delete`.
+// substitutions, variables, background jobs, shell constructs, wildcards (expanded against the
+// real folder: a match that is a link leading outside asks, and so does a match named like an
+// option, such as `-delete`, for commands that have unsafe options). Options that follow symlinks
+// while recursing (grep -R, find -L, rg -L, du -L, tree -l, diff -r, ls -L) always ask: a link
+// inside the folder could lead anywhere, and looking for one on every command costs a full walk.
+
+import { checkTestArgs } from './condition-check';
+import { checkSed } from './sed-script-check';
 
 export interface CommandSpec {
   /** What it does, for the person reading this list. */
@@ -83,75 +89,38 @@ function listOnly(what: string) {
       : undefined;
 }
 
-/** Only addresses with p/d/q/=/l and s/// with harmless flags: sed's w, e and r commands write, run or read. */
-const SED_SIMPLE =
-  /^\s*(?:(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)(?:\s*,\s*(?:\d+|\$|\/(?:[^/\\]|\\.)*\/))?\s*!?\s*)?[pdq=l]?\s*$/;
-
-function isHarmlessSedCommand(command: string): boolean {
-  if (SED_SIMPLE.test(command)) return true;
-  const match = /^\s*(?:\d+(?:,\d+|,\$)?\s*|\$\s*)?s(.)/.exec(command);
-  if (!match || match[1] === undefined || /[\s\\\n]/.test(match[1])) return false;
-  const delimiter = match[1];
-  let index = match[0].length;
-  for (let field = 0; field < 2; field++) {
-    while (index < command.length && command[index] !== delimiter) {
-      index += command[index] === '\\' ? 2 : 1;
-    }
-    if (index >= command.length) return false;
-    index++;
-  }
-  return /^[gipI0-9]*\s*$/.test(command.slice(index));
-}
-
-function sedScripts(args: readonly string[]): string[] {
-  const scripts: string[] = [];
-  let expectScript = false;
-  for (const arg of args) {
-    if (expectScript) {
-      scripts.push(arg);
-      expectScript = false;
-    } else if (arg === '-e' || arg === '--expression') expectScript = true;
-    else if (arg.startsWith('--expression=')) scripts.push(arg.slice('--expression='.length));
-    else if (/^-[nEsrzu]*e./.test(arg)) scripts.push(arg.slice(arg.indexOf('e') + 1));
-  }
-  if (scripts.length === 0) {
-    const first = positionals(args)[0];
-    if (first !== undefined) scripts.push(first);
-  }
-  return scripts;
-}
-
-function checkSed(args: readonly string[]): string | undefined {
-  if (args.some((arg) => arg === '-f' || arg.startsWith('--file'))) return 'runs a sed script file';
-  for (const script of sedScripts(args)) {
-    for (const command of script.split(/[;\n]/)) {
-      if (!isHarmlessSedCommand(command)) return `sed script may write or run something: ${script}`;
-    }
-  }
-  return undefined;
-}
-
-const GIT_READ_OUTPUT = { unsafeLong: ['output', 'ext-diff'] } as const;
+/**
+ * Options git's revision and diff machinery accepts in every subcommand that walks history or
+ * shows objects: --output writes a file, --ext-diff and --textconv run configured programs.
+ */
+const GIT_READ_OUTPUT = { unsafeLong: ['output', 'ext-diff', 'textconv'] } as const;
 
 const GIT: CommandSpec = {
   about: 'git: only subcommands that read the repository',
   unsafeShort: 'c',
-  unsafeLong: ['exec-path', 'git-dir', 'work-tree', 'config-env', 'namespace'],
+  unsafeLong: ['exec-path', 'git-dir', 'work-tree', 'config-env', 'namespace', 'super-prefix'],
   valueOptions: ['-C', '-c'],
   subcommands: {
     status: { about: 'working tree status' },
     log: { about: 'commit history', ...GIT_READ_OUTPUT },
     show: { about: 'show objects', ...GIT_READ_OUTPUT },
     diff: { about: 'show changes', ...GIT_READ_OUTPUT },
-    blame: { about: 'who changed each line', unsafeLong: ['contents'] },
-    shortlog: { about: 'summarise history' },
+    blame: {
+      about: 'who changed each line',
+      unsafeLong: ['contents', 'output', 'ext-diff', 'textconv'],
+    },
+    shortlog: { about: 'summarise history', ...GIT_READ_OUTPUT },
     describe: { about: 'name a commit' },
     'rev-parse': { about: 'resolve names' },
-    'rev-list': { about: 'list commits' },
+    'rev-list': { about: 'list commits', ...GIT_READ_OUTPUT },
     'ls-files': { about: 'list tracked files' },
     'ls-tree': { about: 'list a tree' },
     'cat-file': { about: 'show an object', unsafeLong: ['textconv', 'filters'] },
-    grep: { about: 'search tracked files', unsafeShort: 'O', unsafeLong: ['open-files-in-pager'] },
+    grep: {
+      about: 'search tracked files',
+      unsafeShort: 'O',
+      unsafeLong: ['open-files-in-pager', 'ext-grep', 'textconv'],
+    },
     branch: {
       about: 'list branches (creating, deleting, renaming asks)',
       unsafeShort: 'dDmMcCfu',
@@ -186,6 +155,7 @@ const GIT: CommandSpec = {
     },
     stash: {
       about: 'list or show stashes',
+      ...GIT_READ_OUTPUT,
       check: (args) => {
         const first = positionals(args)[0];
         return first === 'list' || first === 'show' ? undefined : 'changes the stash';
@@ -201,16 +171,41 @@ const GIT: CommandSpec = {
   },
 };
 
+const GREP: CommandSpec = {
+  about: 'search text (-R follows symlinks)',
+  unsafeShort: 'R',
+  unsafeLong: ['dereference-recursive'],
+};
+
+/** `-c LIST` reads file names from LIST, which the path check cannot see. */
+const CHECKSUM: CommandSpec = { about: 'checksum', unsafeShort: 'c', unsafeLong: ['check'] };
+
+function checkJq(args: readonly string[]): string | undefined {
+  if (args.some((arg) => /\benv\b|\$ENV/.test(arg))) {
+    return 'a jq program that reads the environment';
+  }
+  // Module and data imports are found along a search path the path check cannot see.
+  return args.some(
+    (arg) => /\b(?:import|include|modulemeta)\b/.test(arg) || /^-L|^--library-path/.test(arg),
+  )
+    ? 'a jq program that loads modules or data files'
+    : undefined;
+}
+
 export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  ls: { about: 'list files' },
+  ls: { about: 'list files (-L follows symlinks)', unsafeShort: 'L', unsafeLong: ['dereference'] },
   cat: { about: 'print files' },
   head: { about: 'first lines' },
   tail: { about: 'last lines' },
-  wc: { about: 'count lines, words, bytes' },
-  grep: { about: 'search text' },
-  egrep: { about: 'search text' },
-  fgrep: { about: 'search text' },
-  rg: { about: 'ripgrep (--pre runs a program)', unsafeLong: ['pre'] },
+  wc: { about: 'count lines, words, bytes', unsafeLong: ['files0-from'] },
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
+  rg: {
+    about: 'ripgrep (--pre and --hostname-bin run a program, -L follows symlinks)',
+    unsafeShort: 'L',
+    unsafeLong: ['pre', 'pre-glob', 'hostname-bin', 'follow'],
+  },
   find: {
     about: 'find files (-exec, -delete, -fprint and -ok ask)',
     wordOptions: true,
@@ -224,18 +219,20 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       '-fprint0',
       '-fprintf',
       '-fls',
+      '-L',
+      '-follow',
+      '-files0-from',
     ],
   },
   sed: {
-    about: 'stream editor without -i and without w/e/r commands',
-    unsafeShort: 'if',
+    about: 'stream editor without -i, -f and without w/e/r commands',
     unsafeLong: ['in-place', 'file'],
     check: checkSed,
   },
   git: GIT,
   pwd: { about: 'print the working folder' },
   echo: { about: 'print arguments' },
-  printf: { about: 'print formatted' },
+  printf: { about: 'print formatted (-v assigns a variable)', unsafeShort: 'v' },
   true: { about: 'succeed' },
   false: { about: 'fail' },
   date: { about: 'print the date (setting it asks)', unsafeShort: 's', unsafeLong: ['set'] },
@@ -250,29 +247,48 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   which: { about: 'locate a program' },
   type: { about: 'describe a command' },
-  file: { about: 'guess file types', unsafeShort: 'C', unsafeLong: ['compile'] },
+  file: {
+    about: 'guess file types (-f reads file names from a file)',
+    unsafeShort: 'Cf',
+    unsafeLong: ['compile', 'files-from'],
+  },
   stat: { about: 'file metadata' },
-  du: { about: 'disk usage' },
+  du: {
+    about: 'disk usage (-L follows symlinks)',
+    unsafeShort: 'L',
+    unsafeLong: ['dereference', 'files0-from'],
+  },
   df: { about: 'free space' },
-  tree: { about: 'list a tree (-o writes)', unsafeShort: 'o' },
+  tree: {
+    about: 'list a tree (-o and -R write, -l follows symlinks)',
+    unsafeShort: 'oRl',
+  },
   sort: {
     about: 'sort lines (-o writes)',
     unsafeShort: 'oT',
-    unsafeLong: ['output', 'compress-program', 'temporary-directory'],
+    unsafeLong: ['output', 'compress-program', 'temporary-directory', 'files0-from'],
   },
-  uniq: { about: 'drop repeated lines (a second file name is written)', maxPositionals: 1 },
+  uniq: {
+    about: 'drop repeated lines (a second file name is written)',
+    valueOptions: ['-f', '-s', '-w'],
+    maxPositionals: 1,
+  },
   cut: { about: 'select columns' },
   tr: { about: 'translate characters' },
   nl: { about: 'number lines' },
-  diff: { about: 'compare files' },
+  diff: {
+    about: 'compare files (-r follows symlinks inside folders)',
+    unsafeShort: 'r',
+    unsafeLong: ['recursive'],
+  },
   cmp: { about: 'compare bytes' },
   comm: { about: 'compare sorted files' },
   basename: { about: 'strip directories' },
   dirname: { about: 'strip the last component' },
   realpath: { about: 'resolve a path' },
   readlink: { about: 'read a link' },
-  test: { about: 'evaluate a condition' },
-  '[': { about: 'evaluate a condition' },
+  test: { about: 'evaluate a condition', check: checkTestArgs },
+  '[': { about: 'evaluate a condition', check: checkTestArgs },
   tac: { about: 'lines in reverse' },
   rev: { about: 'reverse lines' },
   column: { about: 'format columns' },
@@ -280,18 +296,21 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   fmt: { about: 'format paragraphs' },
   paste: { about: 'merge lines' },
   join: { about: 'join lines' },
-  md5sum: { about: 'checksum' },
-  sha1sum: { about: 'checksum' },
-  sha256sum: { about: 'checksum' },
-  sha512sum: { about: 'checksum' },
-  cksum: { about: 'checksum' },
+  md5sum: CHECKSUM,
+  sha1sum: CHECKSUM,
+  sha256sum: CHECKSUM,
+  sha512sum: CHECKSUM,
+  cksum: CHECKSUM,
   base64: { about: 'encode or decode to the output' },
   od: { about: 'dump bytes' },
   hexdump: { about: 'dump bytes' },
-  xxd: { about: 'dump bytes (a second file name is written)', maxPositionals: 1 },
+  xxd: {
+    about: 'dump bytes (a second file name is written)',
+    valueOptions: ['-c', '-g', '-l', '-o', '-s', '-n', '-cols', '-groupsize', '-len', '-name'],
+    maxPositionals: 1,
+  },
   strings: { about: 'printable strings' },
-  jq: { about: 'query JSON' },
+  jq: { about: 'query JSON (env and $ENV print the environment)', check: checkJq },
   seq: { about: 'print numbers' },
-  printenv: { about: 'print the environment (Tandem secrets are removed from it)' },
   sleep: { about: 'wait' },
 };
