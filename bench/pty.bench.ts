@@ -75,7 +75,13 @@ async function main(): Promise<void> {
         rows.push(`| spawn \`true\`, bwrap | not measured: ${sandbox.description} |`);
         continue;
       }
-      const plan = { folder, home: os.homedir(), allowNetwork: false };
+      // A read-only command's plan: what an auto-approved `true` gets.
+      const plan = {
+        folder,
+        home: os.homedir(),
+        allowNetwork: false,
+        access: { kind: 'read-only' } as const,
+      };
       const times: number[] = [];
       for (let run = 0; run < LATENCY_RUNS; run++) {
         const t = await timed(() =>
