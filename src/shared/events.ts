@@ -89,3 +89,11 @@ export type RunEvent =
     };
 
 export type RunEventType = RunEvent['type'];
+
+export type ApprovalRequestedEvent = Extract<RunEvent, { type: 'approval-requested' }>;
+
+/** What an approval request shows, as the broker opens it (id and time are added then). */
+export type ApprovalRequestFields = Omit<ApprovalRequestedEvent, 'type' | 'requestId' | 'at'>;
+
+/** Who answered an approval request. */
+export type ApprovalResolvedBy = Extract<RunEvent, { type: 'approval-resolved' }>['by'];

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { PermissionsInfo, RuleInfo, WorkspaceInfo } from '../../shared/api';
 import type { PermissionMode, SandboxState } from '../../shared/tool-types';
 import type { GrantBook } from '../permissions/grant-book';
-import { MODE_LABELS } from '../permissions/modes';
+import { MODE_LABELS } from '../../shared/mode-labels';
 import { describeRule, type PermissionRule } from '../permissions/permission-rule';
 import { withoutRule, type PermissionsStore } from '../permissions/project-permissions-store';
 import type { TandemHandlers } from './handler-types';

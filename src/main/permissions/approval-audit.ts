@@ -1,23 +1,15 @@
 // A session's approvals, read back from its events: who was asked what, and how they answered.
-import type { RunEvent } from '../../shared/events';
-import type { ApprovalAnswer, ToolEffect } from '../../shared/tool-types';
+import type { ApprovalRequestedEvent, RunEvent } from '../../shared/events';
+import type { ApprovalAnswer } from '../../shared/tool-types';
 import type { AnsweredBy } from './approval-broker';
 
-export interface ApprovalRecord {
-  readonly requestId: string;
-  readonly runId: string;
-  readonly callId: string;
-  readonly name: string;
-  readonly args: unknown;
-  readonly argsHash: string;
-  readonly effect: ToolEffect;
-  readonly reasons: readonly string[];
+export type ApprovalRecord = Omit<ApprovalRequestedEvent, 'type' | 'at' | 'preview'> & {
   readonly requestedAt: number;
   /** Null while unanswered (a crash or a transcript cut short). */
   readonly answer: ApprovalAnswer | null;
   readonly by: AnsweredBy | null;
   readonly resolvedAt: number | null;
-}
+};
 
 /** Every approval request in order, paired with its answer. Pure: give it a transcript's events. */
 export function listApprovals(events: readonly RunEvent[]): ApprovalRecord[] {
@@ -26,16 +18,10 @@ export function listApprovals(events: readonly RunEvent[]): ApprovalRecord[] {
   for (const event of events) {
     if (event.type === 'approval-requested') {
       index.set(event.requestId, records.length);
+      const { type: _type, at, preview: _preview, ...fields } = event;
       records.push({
-        requestId: event.requestId,
-        runId: event.runId,
-        callId: event.callId,
-        name: event.name,
-        args: event.args,
-        argsHash: event.argsHash,
-        effect: event.effect,
-        reasons: event.reasons,
-        requestedAt: event.at,
+        ...fields,
+        requestedAt: at,
         answer: null,
         by: null,
         resolvedAt: null,

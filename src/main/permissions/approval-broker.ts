@@ -2,20 +2,11 @@
 // request, only with the arguments hash the card showed; anything else is refused and logged.
 // Nothing here ever resolves to "yes" on its own: stop, a closed window or no terminal deny.
 import { randomUUID } from 'node:crypto';
-import type { RunEvent } from '../../shared/events';
-import type { ApprovalAnswer, ToolEffect, ToolPreview } from '../../shared/tool-types';
+import type { ApprovalRequestFields, ApprovalResolvedBy, RunEvent } from '../../shared/events';
+import type { ApprovalAnswer } from '../../shared/tool-types';
 import type { Clock } from './grant-book';
 
-export interface ApprovalRequestInput {
-  readonly runId: string;
-  readonly callId: string;
-  readonly name: string;
-  readonly args: unknown;
-  readonly argsHash: string;
-  readonly effect: ToolEffect;
-  readonly preview: ToolPreview;
-  readonly reasons: readonly string[];
-}
+export type ApprovalRequestInput = ApprovalRequestFields;
 
 export interface PendingApproval extends ApprovalRequestInput {
   readonly requestId: string;
@@ -23,7 +14,7 @@ export interface PendingApproval extends ApprovalRequestInput {
 }
 
 /** Who answered (mirrors the `approval-resolved` event). */
-export type AnsweredBy = Extract<RunEvent, { type: 'approval-resolved' }>['by'];
+export type AnsweredBy = ApprovalResolvedBy;
 
 export interface ApprovalOutcome {
   readonly answer: ApprovalAnswer;

@@ -1,20 +1,6 @@
 // The four per-project modes (DESIGN.md §5) and what each means when this machine has no sandbox.
 import type { PermissionMode, SandboxState } from '../../shared/tool-types';
 
-export const MODE_LABELS: Readonly<Record<PermissionMode, string>> = {
-  ask: 'Ask',
-  'auto-edit': 'Auto-accept edits',
-  'read-only': 'Read-only',
-  autonomous: 'Autonomous',
-};
-
-export const MODE_DESCRIPTIONS: Readonly<Record<PermissionMode, string>> = {
-  ask: 'reads run; everything else asks',
-  'auto-edit': 'reads and file edits inside the folder run; commands, network and MCP tools ask',
-  'read-only': 'only reads run; everything else is refused',
-  autonomous: 'everything runs inside the sandbox; network follows the project setting',
-};
-
 export interface EffectiveMode {
   readonly mode: PermissionMode;
   /** Why the effective mode differs from the chosen one (autonomous without a sandbox). */

@@ -1,6 +1,6 @@
 import type { PermissionMode, SandboxState } from '../../../shared/tool-types';
 import { PERMISSION_MODES } from '../../../shared/tool-types';
-import { MODE_DESCRIPTIONS, MODE_LABELS } from '../mode-labels';
+import { MODE_DESCRIPTIONS, MODE_LABELS } from '../../../shared/mode-labels';
 
 /** Why a mode cannot be chosen here, or null when it can. */
 export function modeUnavailable(

@@ -1,7 +1,7 @@
 import type { WorkspaceInfo } from '../../../shared/api';
 import { PERMISSION_MODES, type PermissionMode } from '../../../shared/tool-types';
 import { errorMessage } from '../error-message';
-import { MODE_DESCRIPTIONS, MODE_LABELS } from '../mode-labels';
+import { MODE_DESCRIPTIONS, MODE_LABELS } from '../../../shared/mode-labels';
 import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
 import { modeUnavailable } from './mode-picker';

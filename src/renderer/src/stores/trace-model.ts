@@ -1,8 +1,8 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
-import type { RunEvent } from '../../../shared/events';
-import type { ApprovalAnswer, ToolEffect, ToolPreview, Usage } from '../../../shared/tool-types';
+import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
+import type { ApprovalAnswer, ToolEffect, Usage } from '../../../shared/tool-types';
 
-export type ApprovalResolvedBy = Extract<RunEvent, { type: 'approval-resolved' }>['by'];
+export type { ApprovalResolvedBy };
 
 export type ToolStatus = 'running' | 'waiting' | 'done' | 'failed' | 'refused';
 
@@ -32,20 +32,13 @@ export type TraceItem =
       readonly durationMs?: number;
       readonly provenance?: string;
     }
-  | {
+  | (ApprovalRequestFields & {
       readonly kind: 'approval';
+      /** The request id. */
       readonly id: string;
-      readonly runId: string;
-      readonly callId: string;
-      readonly name: string;
-      readonly args: unknown;
-      readonly argsHash: string;
-      readonly effect: ToolEffect;
-      readonly preview: ToolPreview;
-      readonly reasons: readonly string[];
       readonly answer: ApprovalAnswer | null;
       readonly by?: ApprovalResolvedBy;
-    }
+    })
   | {
       readonly kind: 'notice';
       readonly id: string;

@@ -1,5 +1,9 @@
 // Folds one RunEvent into the trace. Pure, so the session view's logic is tested without a DOM.
-import type { RunEvent } from '../../../shared/events';
+import type {
+  ApprovalRequestedEvent,
+  ApprovalRequestFields,
+  RunEvent,
+} from '../../../shared/events';
 import { isAllow } from '../../../shared/tool-types';
 import type { TraceItem, TraceState, ToolStatus } from './trace-model';
 
@@ -64,19 +68,7 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
     case 'approval-requested':
       return push(
         updateTool(state, event.callId, () => ({ status: 'waiting' })),
-        {
-          kind: 'approval',
-          id: event.requestId,
-          runId: event.runId,
-          callId: event.callId,
-          name: event.name,
-          args: event.args,
-          argsHash: event.argsHash,
-          effect: event.effect,
-          preview: event.preview,
-          reasons: event.reasons,
-          answer: null,
-        },
+        { ...approvalFields(event), kind: 'approval', id: event.requestId, answer: null },
       );
     case 'approval-resolved': {
       const resolved = {
@@ -170,4 +162,9 @@ function updateTool(
       item.kind === 'tool' && item.id === callId ? { ...item, ...change(item) } : item,
     ),
   };
+}
+
+function approvalFields(event: ApprovalRequestedEvent): ApprovalRequestFields {
+  const { type: _type, requestId: _id, at: _at, ...fields } = event;
+  return fields;
 }

@@ -1,5 +1,5 @@
-// How the four modes (DESIGN.md §5) are named and explained in the window.
-import type { PermissionMode } from '../../shared/tool-types';
+// How the four modes (DESIGN.md §5) are named and explained to the person: window, CLI, errors.
+import type { PermissionMode } from './tool-types';
 
 export const MODE_LABELS: Readonly<Record<PermissionMode, string>> = {
   ask: 'Ask',
