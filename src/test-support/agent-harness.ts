@@ -31,6 +31,8 @@ export interface HarnessOptions extends ScriptedServerOptions {
   readonly gate?: PermissionGate;
   readonly agent?: Partial<AgentOptions>;
   readonly maxAttempts?: number;
+  /** Replaces the provider's wait between attempts (to record the waits it was asked for). */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export const allowAll: PermissionGate = async () => ({ kind: 'run', provenance: 'test gate' });
@@ -54,6 +56,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     model: 'scripted-model',
     apiKey: 'test-key',
     retry: { baseDelayMs: 1, maxDelayMs: 20, maxAttempts: options.maxAttempts ?? 3 },
+    ...(options.sleep ? { sleep: options.sleep } : {}),
   });
   const agent = createAgent({
     provider,

@@ -65,3 +65,37 @@ describe('history within a budget', () => {
     expect(fitted[0]?.content).toBe('second task');
   });
 });
+
+describe('one long task within a budget', () => {
+  const output = (i: number): string => `output ${i} start\n${'x'.repeat(40_000)}\noutput ${i} end`;
+  const history: ChatMessage[] = [{ role: 'user', content: 'task' }];
+  for (let i = 0; i < 20; i++) {
+    history.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: `c${i}`, type: 'function', function: { name: 'read_file', arguments: '{}' } },
+      ],
+    });
+    history.push({ role: 'tool', tool_call_id: `c${i}`, content: output(i) });
+  }
+
+  it('shrinks the oldest outputs of the current turn, keeps the last two whole and every pair', () => {
+    const fitted = fitHistory(history, 100_000);
+    expect(estimateTokens(history)).toBeGreaterThan(100_000);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(100_000);
+    expect(fitted.map((m) => m.role)).toEqual(history.map((m) => m.role));
+    for (let i = 0; i < 20; i++) {
+      const call = fitted[1 + 2 * i];
+      const answer = fitted[2 + 2 * i];
+      expect(call?.role === 'assistant' && call.tool_calls?.[0]?.id).toBe(`c${i}`);
+      expect(answer?.role === 'tool' && answer.tool_call_id).toBe(`c${i}`);
+      // A shrunk output keeps its first and last lines.
+      expect(answer?.content).toMatch(new RegExp(`^output ${i} start[\\s\\S]*output ${i} end$`));
+    }
+    expect(fitted[1]?.content).toBeNull();
+    expect(fitted[2]?.content).toMatch(/output shrunk to save context/);
+    expect(fitted.at(-1)?.content).toBe(output(19));
+    expect(fitted.at(-3)?.content).toBe(output(18));
+  });
+});

@@ -7,6 +7,8 @@ import type { ChatMessage } from './chat-message';
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 100_000;
 const AGENTS_MD_MAX_CHARS = 20_000;
 const SHRUNK_TOOL_OUTPUT_CHARS = 400;
+/** Tool outputs of the current task left whole when even it must shrink. */
+const KEEP_RECENT_TOOL_OUTPUTS = 2;
 
 export interface SystemPromptInput {
   readonly folder: string;
@@ -60,6 +62,10 @@ export async function loadAgentsMd(folder: string): Promise<string | undefined> 
 
 /** A rough count (4 characters a token) that errs towards too many, which is the safe side. */
 export function estimateTokens(messages: readonly ChatMessage[]): number {
+  return Math.ceil(countChars(messages) / 4);
+}
+
+function countChars(messages: readonly ChatMessage[]): number {
   let chars = 0;
   for (const message of messages) {
     chars += 16 + (message.content?.length ?? 0);
@@ -68,31 +74,55 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
         chars += call.function.name.length + call.function.arguments.length + 16;
     }
   }
-  return Math.ceil(chars / 4);
+  return chars;
 }
 
 /**
  * The history to send, within `budgetTokens`: first old tool outputs shrink (oldest first, the
  * latest turn untouched), then whole old exchanges are dropped from the front, never splitting a
- * tool call from its answer. The stored history is not changed.
+ * tool call from its answer; a single long task that still does not fit then has the tool outputs
+ * of its own turn shrunk, oldest first, all but the last few. Every call keeps its one answer;
+ * the stored history is not changed.
  */
 export function fitHistory(messages: readonly ChatMessage[], budgetTokens: number): ChatMessage[] {
   let fitted = [...messages];
   if (estimateTokens(fitted) <= budgetTokens) return fitted;
-  const lastUser = findLastUserIndex(fitted);
-  for (let i = 0; i < lastUser && estimateTokens(fitted) > budgetTokens; i++) {
-    const message = fitted[i];
-    if (message?.role === 'tool' && message.content.length > SHRUNK_TOOL_OUTPUT_CHARS) {
-      fitted[i] = { ...message, content: shrink(message.content) };
-    }
-  }
+  shrinkToolOutputs(fitted, 0, findLastUserIndex(fitted), budgetTokens, 'older');
   // Drop from the front at user-message boundaries, so no tool answer loses its call.
   while (estimateTokens(fitted) > budgetTokens) {
     const next = fitted.findIndex((m, i) => i > 0 && m.role === 'user');
     if (next <= 0 || next > findLastUserIndex(fitted)) break;
     fitted = fitted.slice(next);
   }
+  if (estimateTokens(fitted) > budgetTokens) {
+    // The model needs its latest results whole to decide the next step.
+    let keepFrom = fitted.length;
+    for (let kept = 0; keepFrom > 0 && kept < KEEP_RECENT_TOOL_OUTPUTS;) {
+      if (fitted[--keepFrom]?.role === 'tool') kept++;
+    }
+    shrinkToolOutputs(fitted, 0, keepFrom, budgetTokens, 'current');
+  }
   return fitted;
+}
+
+/** Shrinks tool messages in [from, to), oldest first, until the whole fits the budget. */
+function shrinkToolOutputs(
+  messages: ChatMessage[],
+  from: number,
+  to: number,
+  budgetTokens: number,
+  which: 'older' | 'current',
+): void {
+  let chars = countChars(messages);
+  for (let i = from; i < to && Math.ceil(chars / 4) > budgetTokens; i++) {
+    const message = messages[i];
+    if (message?.role !== 'tool' || message.content.length <= SHRUNK_TOOL_OUTPUT_CHARS * 2)
+      continue;
+    const content =
+      which === 'older' ? shrinkOlder(message.content) : shrinkCurrent(message.content);
+    chars -= message.content.length - content.length;
+    messages[i] = { ...message, content };
+  }
 }
 
 function findLastUserIndex(messages: readonly ChatMessage[]): number {
@@ -100,7 +130,14 @@ function findLastUserIndex(messages: readonly ChatMessage[]): number {
   return messages.length;
 }
 
-function shrink(content: string): string {
+function shrinkOlder(content: string): string {
   const head = content.slice(0, SHRUNK_TOOL_OUTPUT_CHARS);
   return `${head}\n[… older tool output shortened to save context: ${content.length - head.length} characters cut; run the tool again if you need it …]`;
+}
+
+function shrinkCurrent(content: string): string {
+  const head = content.slice(0, SHRUNK_TOOL_OUTPUT_CHARS);
+  const tail = content.slice(-SHRUNK_TOOL_OUTPUT_CHARS);
+  const cut = content.length - head.length - tail.length;
+  return `${head}\n[… output shrunk to save context: first and last ${SHRUNK_TOOL_OUTPUT_CHARS} characters kept, ${cut} cut; run the tool again if you need it …]\n${tail}`;
 }

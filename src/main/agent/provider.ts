@@ -5,10 +5,10 @@ import type { Usage } from '../../shared/tool-types';
 import type { ToolDefinition } from '../tools/registry';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 import {
-  backoffDelay,
   DEFAULT_RETRY,
   isRetryableStatus,
-  sleep,
+  retryDecision,
+  sleep as realSleep,
   type RetryOptions,
 } from './retry-policy';
 import { ToolCallAssembler } from './tool-call-assembly';
@@ -62,10 +62,13 @@ export interface OpenAIProviderOptions {
   readonly retry?: Partial<RetryOptions>;
   /** Per-request time limit for the HTTP request (ms). */
   readonly requestTimeoutMs?: number;
+  /** Waits between attempts; resolves early when the signal aborts (tests record the waits). */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvider {
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const sleep = options.sleep ?? realSleep;
   // Retries are ours, so the person sees each one as an event and Stop cuts a backoff short.
   const client = new OpenAI({
     baseURL: options.baseUrl,
@@ -147,7 +150,20 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
             const tries = n > 1 ? ` (after ${n} attempts)` : '';
             throw new ProviderError(`${fault.message}${tries}`, fault.kind, fault.status);
           }
-          const delayMs = backoffDelay(n, retry, error instanceof APIError ? error.headers : null);
+          const decision = retryDecision(
+            n,
+            retry,
+            error instanceof APIError ? error.headers : null,
+          );
+          if (decision.kind === 'give-up') {
+            const seconds = Math.ceil(decision.askedMs / 1000);
+            throw new ProviderError(
+              `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later`,
+              fault.kind,
+              fault.status,
+            );
+          }
+          const { delayMs } = decision;
           request.onRetry?.({ attempt: n, delayMs, message: fault.message });
           await sleep(delayMs, request.signal);
           if (request.signal.aborted) throw new AbortedError();

@@ -100,17 +100,22 @@ describe('limits and provider faults', () => {
   });
 
   it('retries a 429, honouring Retry-After, then succeeds', async () => {
+    const waits: number[] = [];
     harness = await startHarness({
+      sleep: async (ms) => void waits.push(ms),
       turns: [
-        { status: 429, retryAfter: '0' },
+        { status: 429, retryAfter: '7' },
         { status: 503 },
         { text: 'hello', usage: { prompt_tokens: 7, completion_tokens: 2 } },
       ],
     });
     expect(await harness.agent.startRun('go').done).toBe('done');
+    // The server's 7 s is obeyed as asked (not cut to the harness's 20 ms backoff cap).
+    expect(waits[0]).toBe(7000);
+    expect(waits[1]).toBeLessThanOrEqual(20);
     const errors = eventsOfType(harness.events, 'error');
     expect(errors.map((e) => e.retrying)).toEqual([true, true]);
-    expect(errors[0]?.message).toMatch(/HTTP 429.*retrying in 0\.0 s \(attempt 2\)/);
+    expect(errors[0]?.message).toMatch(/HTTP 429.*retrying in 7\.0 s \(attempt 2\)/);
     expect(errors[1]?.message).toMatch(/HTTP 503/);
     expect(eventsOfType(harness.events, 'usage')[0]?.usage).toEqual({
       promptTokens: 7,
@@ -118,6 +123,21 @@ describe('limits and provider faults', () => {
       totalTokens: 9,
     });
     expect(harness.agent.messages().at(-1)).toEqual({ role: 'assistant', content: 'hello' });
+  });
+
+  it('does not retry when the provider asks to wait longer than Tandem waits', async () => {
+    const waits: number[] = [];
+    harness = await startHarness({
+      sleep: async (ms) => void waits.push(ms),
+      turns: [{ status: 429, retryAfter: '600' }, { text: 'too early' }],
+    });
+    expect(await harness.agent.startRun('go').done).toBe('error');
+    expect(waits).toEqual([]);
+    expect(harness.server.chatBodies()).toHaveLength(1);
+    expect(eventsOfType(harness.events, 'run-finished')[0]?.message).toMatch(
+      /HTTP 429.*the provider asked to wait 600 s before retrying/,
+    );
+    expect(eventsOfType(harness.events, 'error').map((e) => e.retrying)).toEqual([false]);
   });
 
   it('gives up on 500 forever with a clear error, and the session stays usable', async () => {
@@ -169,7 +189,15 @@ describe('limits and provider faults', () => {
     expect(await harness.agent.startRun('go').done).toBe('error');
     expect(eventsOfType(harness.events, 'run-finished')[0]?.message).toMatch(expected);
     expect(harness.server.chatBodies()).toHaveLength(1);
-    expect(harness.agent.messages().map((m) => m.role)).toEqual(['user']);
+    // What was shown stays in the history, as when the person stops the answer.
+    const shown = eventsOfType(harness.events, 'assistant-delta')
+      .map((e) => e.text)
+      .join('');
+    expect(shown.length).toBeGreaterThan(0);
+    expect(harness.agent.messages()).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: shown },
+    ]);
   });
 
   it('retries a stream cut before any text was shown', async () => {

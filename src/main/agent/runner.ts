@@ -48,7 +48,11 @@ export async function runLoop(
   for (let step = 1; step <= deps.maxSteps; step++) {
     const turn = await askModel(deps, runId, signal);
     if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
-    if (turn.kind === 'failed') return { reason: 'error', message: turn.message };
+    if (turn.kind === 'failed') {
+      // The person saw this text; the model should see it too when the conversation goes on.
+      if (turn.partialText) deps.append({ role: 'assistant', content: turn.partialText });
+      return { reason: 'error', message: turn.message };
+    }
 
     const { text, usage } = turn.turn;
     const toolCalls = uniqueCallIds(turn.turn.toolCalls, deps.history());
@@ -61,8 +65,9 @@ export async function runLoop(
     if (text) deps.emit({ type: 'assistant-message', runId, text });
     if (toolCalls.length === 0) return { reason: 'done' };
 
-    const answers = await answerToolCalls(toolCalls, toolDeps, taint, signal);
-    answers.forEach(deps.append);
+    await answerToolCalls(toolCalls, toolDeps, taint, signal, (answers) =>
+      answers.forEach(deps.append),
+    );
     if (signal.aborted) return { reason: 'stopped', message: 'Stopped by the person.' };
   }
   return {
@@ -76,7 +81,7 @@ export async function runLoop(
 type TurnResult =
   | { readonly kind: 'ok'; readonly turn: AssistantTurn }
   | { readonly kind: 'stopped'; readonly partialText: string }
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly message: string; readonly partialText: string };
 
 async function askModel(
   deps: RunLoopDeps,
@@ -109,7 +114,7 @@ async function askModel(
     if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
     const message = error instanceof Error ? error.message : String(error);
     deps.emit({ type: 'error', runId, message, retrying: false });
-    return { kind: 'failed', message };
+    return { kind: 'failed', message, partialText };
   }
 }
 

@@ -5,8 +5,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { RunEvent } from '../../shared/events';
 import { readTranscript, sessionsDir, transcriptPath, TranscriptWriter } from '../store/transcript';
 import { isChatMessage, type ChatMessage } from './chat-message';
+import { RecordedOutputCap } from './recorded-output-cap';
 
 export class Session {
+  private readonly outputCap = new RecordedOutputCap();
+
   private constructor(
     readonly id: string,
     readonly file: string,
@@ -35,7 +38,13 @@ export class Session {
       sessionId: id,
       skippedLines: loaded.skippedLines,
     });
-    return new Session(id, file, repairHistory(loaded.messages), writer, loaded.events);
+    return new Session(
+      id,
+      file,
+      repairHistory(loaded.messages, loaded.events),
+      writer,
+      loaded.events,
+    );
   }
 
   get messages(): readonly ChatMessage[] {
@@ -50,7 +59,7 @@ export class Session {
   record(event: RunEvent): void {
     // Deltas are the streamed form of `assistant-message`, which is recorded whole.
     if (event.type === 'assistant-delta') return;
-    this.transcript.appendEvent(event);
+    for (const recorded of this.outputCap.filter(event)) this.transcript.appendEvent(recorded);
   }
 
   close(): void {
@@ -76,28 +85,36 @@ function newSessionId(): string {
 
 /**
  * A crash can leave an assistant message whose tool calls were never answered; the API rejects
- * such a history, so the missing answers are filled in.
+ * such a history, so the missing answers are filled in. A call whose `tool-result` event was
+ * recorded did run: its answer is that output (what the model would have been given); only the
+ * calls without one are reported as not run.
  */
-export function repairHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+export function repairHistory(
+  messages: readonly ChatMessage[],
+  events: readonly RunEvent[] = [],
+): ChatMessage[] {
+  const results = new Map<string, string>();
+  for (const event of events)
+    if (event.type === 'tool-result') results.set(event.callId, event.output);
   const out: ChatMessage[] = [];
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i] as ChatMessage;
     out.push(message);
     if (message.role !== 'assistant' || !message.tool_calls?.length) continue;
-    const answered = new Set<string>();
+    const answers = new Map<string, ChatMessage>();
     while (messages[i + 1]?.role === 'tool') {
       const answer = messages[++i] as Extract<ChatMessage, { role: 'tool' }>;
-      answered.add(answer.tool_call_id);
-      out.push(answer);
+      answers.set(answer.tool_call_id, answer);
     }
+    // Answers go in the order of the calls, as the runner would have appended them.
     for (const call of message.tool_calls) {
-      if (!answered.has(call.id)) {
-        out.push({
+      out.push(
+        answers.get(call.id) ?? {
           role: 'tool',
           tool_call_id: call.id,
-          content: 'not run: the session was interrupted',
-        });
-      }
+          content: results.get(call.id) ?? 'not run: the session was interrupted',
+        },
+      );
     }
   }
   return out;

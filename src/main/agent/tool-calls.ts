@@ -40,11 +40,16 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
+/**
+ * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
+ * so the transcript holds what already ran even if the app dies during a later call.
+ */
 export async function answerToolCalls(
   calls: readonly ChatToolCall[],
   deps: ToolCallDeps,
   taint: RunTaint,
   signal: AbortSignal,
+  onAnswered: (answers: readonly ToolMessage[]) => void = () => {},
 ): Promise<ToolMessage[]> {
   const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
   let index = 0;
@@ -60,6 +65,7 @@ export async function answerToolCalls(
       batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal)),
     );
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
+    onAnswered(results);
     index += batch.length;
   }
   return answers;
