@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { projectDataDir } from '../main/store/data-dir';
 import { makeTempDir, testTools } from '../test-support/agent-harness';
 import {
   startScriptedOpenAIServer,
@@ -159,6 +161,19 @@ describe('tandem run (in-process)', () => {
     expect(await main([...base, '--api-key-env', 'MY_KEY', 'task'], io)).toBe(3);
     expect(stderr()).toMatch(/^tandem run: missing API key: set MY_KEY \(/);
     expect(stderr().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a damaged permissions file → exit 3 naming the file, before asking the model', async () => {
+    const { server, folder, dataDir } = await setup([{ text: 'all good' }]);
+    const file = join(projectDataDir(dataDir, await realpath(folder)), 'permissions.json');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, '{ broken');
+    const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
+    const argv = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
+    expect(await main([...argv, 'read x.txt'], io, { createTools: () => testTools() })).toBe(3);
+    expect(stderr().trim().split('\n')).toHaveLength(1);
+    expect(stderr()).toContain(`tandem run: cannot read the project's permissions: ${file}`);
+    expect(server.chatBodies()).toHaveLength(0);
   });
 
   it('an unreachable provider → exit 1 with the reason', async () => {

@@ -7,6 +7,7 @@ import type { RunFinishReason } from '../shared/events';
 import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import { createAgent } from '../main/agent/agent';
 import { createOpenAIProvider } from '../main/agent/provider';
+import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { defaultDataDir } from '../main/store/data-dir';
 import { createToolRegistry } from '../main/tools/registry';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
@@ -152,9 +153,18 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       : {}),
   });
 
+  const folder = realpathSync(flags.folder);
+  // A damaged permissions file would refuse every call while the run "succeeds": stop here.
+  try {
+    await new JsonFilePermissionsStore(flags.dataDir).load(folder);
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+    throw new CliFailure(`cannot read the project's permissions: ${reason}`, EXIT.setup);
+  }
+
   // The permission engine: stored mode and rules, grants, the broker, the terminal as the card.
   const permissions = createRunPermissionGate({
-    folder: realpathSync(flags.folder),
+    folder,
     dataDir: flags.dataDir,
     ...(flags.mode ? { mode: flags.mode } : {}),
     stdin: io.stdin,

@@ -21,6 +21,9 @@ if (process.env.TANDEM_USER_DATA_DIR) app.setPath('userData', process.env.TANDEM
 const devServerUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || undefined;
 const appUrl = devServerUrl ?? pathToFileURL(join(__dirname, '../renderer/index.html')).href;
 
+/** How long quitting waits for the run to stop before it goes anyway. */
+const QUIT_WAIT_MS = 5000;
+
 let mainWindow: BrowserWindow | null = null;
 let backend: TandemBackend | null = null;
 
@@ -37,8 +40,21 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => {
-    void backend?.dispose();
+  // Quit waits for the run to stop and its transcript to close, but never longer than this.
+  let quitting: 'no' | 'disposing' | 'done' = 'no';
+  app.on('before-quit', (event) => {
+    if (quitting === 'done' || !backend) return;
+    event.preventDefault();
+    if (quitting === 'disposing') return;
+    quitting = 'disposing';
+    const disposed = backend.dispose().catch((error: unknown) => {
+      console.error('tandem: closing the open folder on quit failed:', error);
+    });
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref());
+    void Promise.race([disposed, timeout]).then(() => {
+      quitting = 'done';
+      app.quit();
+    });
   });
   app.whenReady().then(start, (error: unknown) => {
     dialog.showErrorBox('Tandem could not start', String(error));

@@ -19,7 +19,7 @@ import {
   type ScriptedTurn,
 } from '../../test-support/scripted-openai-server';
 import { createAgentRunControllerFactory } from './agent-run-controller';
-import type { RunController } from './run-controller';
+import { FOLDER_CHANGED_MESSAGE, type RunController } from './run-controller';
 
 const noSandbox: SandboxState = { kind: 'none', available: false, description: 'none (test)' };
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -37,7 +37,11 @@ interface Setup {
   next(type: RunEvent['type'], from?: number): Promise<RunEvent>;
 }
 
-async function setup(turns: ScriptedTurn[], configure = true): Promise<Setup> {
+async function setup(
+  turns: ScriptedTurn[],
+  configure = true,
+  onProvider?: () => void,
+): Promise<Setup> {
   const root = await mkdtemp(join(tmpdir(), 'tandem-arc-'));
   cleanups.push(() => rm(root, { recursive: true, force: true }));
   const folder = await realpath(await mkdtemp(join(root, 'proj-')));
@@ -58,13 +62,15 @@ async function setup(turns: ScriptedTurn[], configure = true): Promise<Setup> {
     permissions: new JsonFilePermissionsStore(dataDir),
     grants,
     sandbox: async () => noSandbox,
-    createProvider: (config) =>
-      createOpenAIProvider({
+    createProvider: (config) => {
+      onProvider?.();
+      return createOpenAIProvider({
         baseUrl: config.baseUrl,
         model: config.model,
         apiKey: config.apiKey ?? 'none',
         retry: { baseDelayMs: 1, maxAttempts: 2 },
-      }),
+      });
+    },
   });
   const controller = await factory({ folder, name: 'proj', mode: 'ask' });
   cleanups.push(async () => controller.dispose?.());
@@ -250,5 +256,43 @@ describe('agent run controller', () => {
     );
     await s.controller.answerApproval(second.requestId, second.argsHash, { kind: 'deny' });
     await s.next('run-finished', from + 1);
+  });
+
+  it('starts nothing when the folder is closed while the run is being set up', async () => {
+    const s = await setup([writeTurn, { text: 'ok' }]);
+    const started = s.controller.startRun('write a note');
+    await s.controller.dispose?.();
+    await expect(started).rejects.toThrow(FOLDER_CHANGED_MESSAGE);
+    // Later sends are refused too, and the model was never asked.
+    await expect(s.controller.startRun('again')).rejects.toThrow(FOLDER_CHANGED_MESSAGE);
+    expect(s.server.chatBodies()).toHaveLength(0);
+    expect(s.events).toEqual([]);
+  });
+
+  it('closes an agent that finishes opening after the folder was closed', async () => {
+    let closed: Promise<void> | undefined;
+    // The provider is made as the agent starts opening: the folder is closed right then.
+    const s = await setup([writeTurn, { text: 'ok' }], true, () => {
+      closed = Promise.resolve(s.controller.dispose?.());
+    });
+    const started = s.controller.startRun('write a note');
+    await expect(started).rejects.toThrow(FOLDER_CHANGED_MESSAGE);
+    await closed;
+    expect(s.server.chatBodies()).toHaveLength(0);
+    expect(s.events.filter((e) => e.type === 'run-started')).toEqual([]);
+  });
+
+  it('stops a live run when closed: the approval is denied and the run finishes, seen', async () => {
+    const s = await setup([writeTurn, { text: 'ok' }]);
+    await s.controller.startRun('write a note');
+    await s.next('approval-requested');
+    await s.controller.dispose?.();
+    expect(s.events.find((e) => e.type === 'approval-resolved')).toMatchObject({
+      answer: { kind: 'deny' },
+      by: 'closed',
+    });
+    expect(s.events.at(-1)).toMatchObject({ type: 'run-finished' });
+    expect(existsSync(join(s.folder, 'notes.txt'))).toBe(false);
+    expect(s.server.chatBodies()).toHaveLength(1);
   });
 });

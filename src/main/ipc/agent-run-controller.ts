@@ -33,7 +33,11 @@ import {
 } from '../store/provider-config';
 import type { SettingsStore } from '../store/provider-settings';
 import type { SecretStore } from '../store/secret-store';
-import type { RunController, RunControllerFactory } from './run-controller';
+import {
+  FOLDER_CHANGED_MESSAGE,
+  type RunController,
+  type RunControllerFactory,
+} from './run-controller';
 
 export interface AgentRunControllerDeps {
   readonly dataDir: string;
@@ -85,6 +89,11 @@ function createAgentRunController(
   const network: WorkspaceNetwork = { allowShellNetwork: false, allowPrivateNetwork: false };
   let current: { agent: WorkspaceAgent; providerKey: string; unsubscribe: () => void } | undefined;
   let opening: Promise<WorkspaceAgent> | undefined;
+  // Set when another folder is opened: nothing may start in this folder afterwards.
+  let disposed = false;
+  const ensureOpen = (): void => {
+    if (disposed) throw new Error(FOLDER_CHANGED_MESSAGE);
+  };
 
   const makeProvider =
     deps.createProvider ??
@@ -129,16 +138,21 @@ function createAgentRunController(
 
   return {
     async startRun(task) {
+      ensureOpen();
       const config = await loadProviderConfig(deps.settings, deps.secrets);
+      ensureOpen();
       const missing = missingProviderSetting(config);
       if (missing) throw new Error(missing);
       const stored = await deps.permissions.load(workspace.folder);
+      ensureOpen();
       network.allowShellNetwork = stored.network === 'allow';
       // One open at a time, so two quick sends cannot open two sessions.
       opening ??= agentFor(config).finally(() => {
         opening = undefined;
       });
       const { agent } = await opening;
+      // dispose() closes the agent it waited for; a run must not start unseen in the old folder.
+      ensureOpen();
       const run = agent.startRun(task);
       return { runId: run.runId, sessionId: run.sessionId };
     },
@@ -171,13 +185,24 @@ function createAgentRunController(
       return () => listeners.delete(listener);
     },
     async dispose() {
-      broker.denyAll('closed');
-      alwaysRules.clear();
-      current?.unsubscribe();
-      await current?.agent.close();
-      // "Allow for this session" ends with the session.
-      if (current) deps.grants.endSession(current.agent.agent.sessionId);
+      disposed = true;
+      // An agent still opening is closed too, or it would outlive the window's folder.
+      if (opening) await opening.catch(() => undefined);
+      const open = current;
       current = undefined;
+      // Denied as "closed" first, then the run is aborted and awaited, so the window still gets
+      // `approval-resolved` and `run-finished` before the listeners go.
+      broker.denyAll('closed');
+      if (open) {
+        try {
+          await open.agent.close();
+        } finally {
+          open.unsubscribe();
+          // "Allow for this session" ends with the session.
+          deps.grants.endSession(open.agent.agent.sessionId);
+        }
+      }
+      alwaysRules.clear();
       listeners.clear();
     },
   };

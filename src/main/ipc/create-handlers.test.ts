@@ -13,7 +13,7 @@ import { storeApiKey } from '../store/provider-config';
 import { JsonFileSettingsStore } from '../store/provider-settings';
 import { MemorySecretStore } from '../store/secret-store';
 import { createHandlers, type HandlerDeps } from './create-handlers';
-import { NO_PROVIDER_MESSAGE, type RunController } from './run-controller';
+import { FOLDER_CHANGED_MESSAGE, NO_PROVIDER_MESSAGE, type RunController } from './run-controller';
 
 let root: string;
 let dataDir: string;
@@ -85,8 +85,12 @@ class RecordingController implements RunController {
   push(event: RunEvent) {
     for (const l of this.listeners) l('session-1', event);
   }
-  dispose() {
+  /** What the run says as it is stopped by dispose (say, its `run-finished`). */
+  lastWords: RunEvent[] = [];
+  async dispose() {
     this.disposed = true;
+    await Promise.resolve();
+    for (const event of this.lastWords) this.push(event);
   }
 }
 
@@ -262,5 +266,83 @@ describe('run handlers', () => {
     await handlers.openFolder(project);
     await expect(handlers.startRun('a')).rejects.toThrow('No API key stored');
     await expect(handlers.startRun('a')).resolves.toMatchObject({ runId: 'run-1' });
+  });
+
+  it('keeps the run when the same folder is reopened, also after a mode change', async () => {
+    const made: RecordingController[] = [];
+    const { handlers } = createHandlers(
+      deps({
+        runControllerFactory: (ws) => {
+          const c = new RecordingController(ws.folder);
+          made.push(c);
+          return c;
+        },
+      }),
+    );
+    await handlers.openFolder(project);
+    await handlers.startRun('t');
+    await handlers.openFolder(project);
+    await handlers.setMode('auto-edit');
+    await expect(handlers.openFolder(project)).resolves.toMatchObject({ mode: 'auto-edit' });
+    expect(made).toHaveLength(1);
+    expect(made[0]?.disposed).toBe(false);
+    await handlers.stopRun('run-1');
+    expect(made[0]?.calls).toEqual(['start:t', 'stop:run-1']);
+  });
+
+  it("delivers the stopped run's last events before the folder changes", async () => {
+    const made: RecordingController[] = [];
+    const backend = createHandlers(
+      deps({
+        runControllerFactory: (ws) => {
+          const c = new RecordingController(ws.folder);
+          made.push(c);
+          return c;
+        },
+      }),
+    );
+    const events: AppEvent[] = [];
+    backend.onEvent((e) => events.push(e));
+    await backend.handlers.openFolder(project);
+    await backend.handlers.startRun('t');
+    const finished: RunEvent = { type: 'run-finished', runId: 'run-1', reason: 'stopped' };
+    made[0]?.lastWords.push(finished);
+    const other = join(root, 'other');
+    await mkdir(other);
+    await backend.handlers.openFolder(other);
+    expect(events.slice(-2)).toEqual([
+      { type: 'run-event', sessionId: 'session-1', event: finished },
+      expect.objectContaining({ type: 'workspace-changed' }),
+    ]);
+  });
+
+  it('disposes a controller made for a folder that was left before it was ready', async () => {
+    const made: RecordingController[] = [];
+    let release: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { handlers } = createHandlers(
+      deps({
+        runControllerFactory: async (ws) => {
+          const c = new RecordingController(ws.folder);
+          made.push(c);
+          if (made.length === 1) await ready;
+          return c;
+        },
+      }),
+    );
+    await handlers.openFolder(project);
+    const started = handlers.startRun('in the old folder');
+    const other = join(root, 'other');
+    await mkdir(other);
+    await handlers.openFolder(other);
+    release();
+    await expect(started).rejects.toThrow(FOLDER_CHANGED_MESSAGE);
+    expect(made[0]?.disposed).toBe(true);
+    expect(made[0]?.calls).toEqual([]);
+    await expect(handlers.startRun('here')).resolves.toMatchObject({ runId: 'run-1' });
+    expect(made[1]?.folder).toBe(other);
+    expect(made[1]?.calls).toEqual(['start:here']);
   });
 });

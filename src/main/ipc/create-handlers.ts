@@ -91,6 +91,8 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     // without being restarted; only the window needs telling.
     onModeChanged(changed) {
       workspace = changed;
+      // Same folder: the runs keep going, only their record of the workspace follows.
+      void runs.workspaceChanged(changed);
       hub.emit({ type: 'workspace-changed', workspace: changed });
     },
   });

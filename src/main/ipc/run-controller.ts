@@ -27,3 +27,6 @@ export type RunControllerFactory = (
 
 export const NO_PROVIDER_MESSAGE =
   'No provider configured: set a model provider (base URL, model and API key) before starting a run.';
+
+/** A run asked for in a folder that was closed (another one opened) before it could start. */
+export const FOLDER_CHANGED_MESSAGE = 'The folder was changed; the run was not started.';

@@ -3,6 +3,7 @@ import type { WorkspaceInfo } from '../../shared/api';
 import type { AppEventHub } from './app-event-hub';
 import type { TandemHandlers } from './handler-types';
 import {
+  FOLDER_CHANGED_MESSAGE,
   NO_PROVIDER_MESSAGE,
   type RunController,
   type RunControllerFactory,
@@ -30,14 +31,22 @@ export function createRunHandlers(
   let workspace: WorkspaceInfo | null = null;
   let active: { controller: RunController; unsubscribe: () => void } | null = null;
   let pending: Promise<RunController> | null = null;
+  // Bumped whenever the controller is released: a factory that resolves later is stale.
+  let generation = 0;
 
   async function release(): Promise<void> {
     const current = active;
     active = null;
     pending = null;
+    generation += 1;
     if (current) {
-      current.unsubscribe();
-      await current.controller.dispose?.();
+      // Dispose first: the stopped run's `approval-resolved` and `run-finished` still reach the
+      // window; only then stop forwarding.
+      try {
+        await current.controller.dispose?.();
+      } finally {
+        current.unsubscribe();
+      }
     }
   }
 
@@ -46,17 +55,23 @@ export function createRunHandlers(
     if (!factory) return Promise.reject(new Error(NO_PROVIDER_MESSAGE));
     if (active) return Promise.resolve(active.controller);
     if (!pending) {
-      const forWorkspace = workspace;
-      pending = Promise.resolve(factory(forWorkspace)).then((made) => {
+      const forGeneration = generation;
+      const made = Promise.resolve(factory(workspace)).then(async (made) => {
+        if (forGeneration !== generation) {
+          // Another folder was opened while this one's controller was being made.
+          await made.dispose?.();
+          throw new Error(FOLDER_CHANGED_MESSAGE);
+        }
         const unsubscribe = made.onEvent((sessionId, event) =>
           hub.emit({ type: 'run-event', sessionId, event }),
         );
         active = { controller: made, unsubscribe };
         return made;
       });
+      pending = made;
       // A failed factory (say, no API key) must not stick: the next attempt tries again.
-      pending.catch(() => {
-        pending = null;
+      made.catch(() => {
+        if (pending === made) pending = null;
       });
     }
     return pending;
@@ -74,9 +89,11 @@ export function createRunHandlers(
     revertCall: async (callId) => (await controller()).revertCall(callId),
     revertRun: async (runId) => (await controller()).revertRun(runId),
     async workspaceChanged(next) {
-      if (workspace?.folder === next?.folder && workspace?.mode === next?.mode) return;
-      await release();
+      // Same folder (reopened, or its mode changed): the run goes on; the gate reads the mode
+      // at every call.
+      const sameFolder = workspace?.folder === next?.folder;
       workspace = next;
+      if (!sameFolder) await release();
     },
     dispose: release,
   };

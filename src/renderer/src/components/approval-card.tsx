@@ -7,23 +7,12 @@ import { useSessionStore } from '../stores/session-store';
 import type { TraceItem } from '../stores/trace-model';
 import { AlwaysRuleConfirm } from './always-rule-confirm';
 import { ApprovalDetails, previewSummary } from './approval-details';
+import { shortcutFor, type Choice } from './approval-shortcuts';
 
 type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
 /** "Allow for a while" on the card: a timed grant. */
 export const ALLOW_FOR_MINUTES = 30;
-
-type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
-
-/** Keyboard answers for the first pending card, ignored while typing in a field. */
-const SHORTCUTS: Record<string, Choice> = {
-  y: 'allow-once',
-  s: 'allow-session',
-  m: 'allow-for',
-  a: 'always',
-  n: 'deny',
-  d: 'note',
-};
 
 const ANSWER_LABELS: Record<ApprovalAnswer['kind'], string> = {
   'allow-once': 'Allowed once',
@@ -61,21 +50,21 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
   useEffect(() => {
     if (!active || !pending) return;
     function onKey(event: KeyboardEvent): void {
-      const target = event.target as HTMLElement | null;
-      if (target && (target.tagName === 'TEXTAREA' || target.tagName === 'INPUT')) return;
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (step.kind === 'always') {
-        if (event.key === 'Escape') setStep({ kind: 'choose' });
-        else if (event.key === 'Enter' && step.preview) answer({ kind: 'allow-always' });
-        else return;
-        event.preventDefault();
-        return;
+      const action = shortcutFor(event, step.kind);
+      if (!action) return;
+      switch (action.kind) {
+        case 'back':
+          setStep({ kind: 'choose' });
+          break;
+        case 'confirm-always':
+          if (step.kind !== 'always' || !step.preview) return;
+          answer({ kind: 'allow-always' });
+          break;
+        case 'choose':
+          choose(action.choice);
+          break;
       }
-      if (step.kind !== 'choose') return;
-      const choice = SHORTCUTS[event.key.toLowerCase()];
-      if (!choice) return;
       event.preventDefault();
-      choose(choice);
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

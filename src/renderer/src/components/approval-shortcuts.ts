@@ -1,0 +1,64 @@
+// Which keys answer the active approval card. A pure function, so what is ignored (held keys,
+// typing in a field, an input method composing, shortcuts of other parts) is tested under Node.
+
+export type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
+
+/** Keyboard answers for the first pending card. */
+const SHORTCUTS: Readonly<Record<string, Choice>> = {
+  y: 'allow-once',
+  s: 'allow-session',
+  m: 'allow-for',
+  a: 'always',
+  n: 'deny',
+  d: 'note',
+};
+
+/** The parts of a KeyboardEvent the decision reads. */
+export interface ShortcutKeyEvent {
+  readonly key: string;
+  readonly repeat: boolean;
+  readonly isComposing: boolean;
+  readonly ctrlKey: boolean;
+  readonly metaKey: boolean;
+  readonly altKey: boolean;
+  /** The focused element (an EventTarget); only its tag and editability are read. */
+  readonly target: object | null;
+}
+
+export type ShortcutAction =
+  | { readonly kind: 'choose'; readonly choice: Choice }
+  /** Enter on the "Always allow" confirmation. */
+  | { readonly kind: 'confirm-always' }
+  /** Escape on the "Always allow" confirmation. */
+  | { readonly kind: 'back' };
+
+export type CardStep = 'choose' | 'note' | 'always';
+
+const FIELDS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+/** The card's answer to a key press, or null when the key is not the card's. */
+export function shortcutFor(event: ShortcutKeyEvent, step: CardStep): ShortcutAction | null {
+  // A held key must not answer the next card too; a key typed for a field is text.
+  if (event.repeat || event.isComposing || event.key === 'Process') return null;
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  if (isField(event.target)) return null;
+  switch (step) {
+    case 'always':
+      if (event.key === 'Escape') return { kind: 'back' };
+      if (event.key === 'Enter') return { kind: 'confirm-always' };
+      return null;
+    case 'note':
+      return null;
+    case 'choose': {
+      const choice = SHORTCUTS[event.key.toLowerCase()];
+      return choice ? { kind: 'choose', choice } : null;
+    }
+  }
+}
+
+function isField(target: object | null): boolean {
+  if (!target) return false;
+  const element = target as { readonly tagName?: unknown; readonly isContentEditable?: unknown };
+  const tag = typeof element.tagName === 'string' ? element.tagName.toUpperCase() : '';
+  return FIELDS.has(tag) || element.isContentEditable === true;
+}
