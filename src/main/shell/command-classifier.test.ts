@@ -425,6 +425,67 @@ const CASES: readonly Case[] = [
   ['[[ -f $X ]]', false, ['expands a variable: $X']],
   ['[ "$(rm x)" ]', false, ['runs a nested command', 'rm']],
   ['case x in x) ls;; esac', false, ['case']],
+  // A number after a plain redirection operator is a file name; only `>&N` / `<&N` duplicate.
+  ['echo pwned > 123', false, ['writes to a file: > 123']],
+  ['echo x > -1', false, ['writes to a file: > -1']],
+  ['echo y > 0x10', false, ['writes to a file: > 0x10']],
+  ['echo z &> 8', false, ['writes to a file: &> 8']],
+  ['cd src && echo x > 9', false, ['writes to a file: > 9']],
+  ['echo x >> 5', false, ['writes to a file: >> 5']],
+  ['echo x >| 5', false, ['writes to a file: >| 5']],
+  ['echo x 2> 5', false, ['writes to a file: 2> 5']],
+  ['echo x &>> 5', false, ['writes to a file: &>> 5']],
+  ['echo x >& out', false, ['writes to a file: >& out']],
+  ['echo x >& 2', true],
+  ['echo x 2>& 1', true],
+  ['cat <&0', true],
+  ['cat < 5', true],
+  // `date MMDDhhmm[[CC]YY]` sets the clock; only a +FORMAT operand is allowed.
+  ['date 010100002030', false, ['an operand other than +FORMAT sets the clock']],
+  ['date -u 010100002030', false, ['sets the clock']],
+  ['date -- 0101', false, ['sets the clock']],
+  ['date -Id 010100002030', false, ['sets the clock']],
+  ['date -d "next week" +%F', true],
+  ['date --date 2020-01-01 -u', true],
+  ['date -ud 2020-01-01', true],
+  ['date -R', true],
+  ['date -f /etc/passwd', false, ['reads outside the project folder: /etc/passwd']],
+  // jq program files are never looked at.
+  ['jq -f prog.jq x.json', false, ['jq -f']],
+  ['jq -nrf prog.jq', false, ['jq -nrf']],
+  ['jq --from-file prog.jq', false, ['jq --from-file']],
+  ['jq --from prog.jq', false, ['jq --from']],
+  ['jq --slurpfile a /etc/passwd -n 1', false, ['reads outside the project folder: /etc/passwd']],
+  // File tests name paths.
+  ['[ -e /root/.ssh/id_rsa ]', false, ['reads outside the project folder: /root/.ssh/id_rsa']],
+  ['[[ -f ~/.bashrc ]]', false, ['reads outside the project folder: ~/.bashrc']],
+  ['[[ -r "/etc/shadow" && -n y ]]', false, ['reads outside the project folder: /etc/shadow']],
+  ['[ a -nt /etc/passwd ]', false, ['reads outside the project folder: /etc/passwd']],
+  ['[[ ../x -ef y ]]', false, ['reads outside the project folder: ../x']],
+  ['test -r /etc/shadow', false, ['reads outside the project folder: /etc/shadow']],
+  ['[ -f README.md ]', true],
+  ['[[ -n /not/a/path/test ]]', true],
+  // git config reads only the repository's own configuration (tokens live in ~/.gitconfig).
+  ['git config --list', false, ['lists git configuration of every scope']],
+  ['git config -l', false, ['every scope']],
+  ['git config --show-origin --list', false, ['every scope']],
+  ['git config --get-regexp url', false, ['every scope']],
+  ['git config --global -l', false, ['outside the repository: git config --global']],
+  ['git config --glob --get user.name', false, ['git config --glob']],
+  ['git config --system --list', false, ['git config --system']],
+  ['git config --file /tmp/x --list', false, ['git config --file']],
+  ['git config -f x --get a.b', false, ['git config -f']],
+  ['git config --blob HEAD:x --list', false, ['git config --blob']],
+  ['git config --local --includes --list', false, ['git config --includes']],
+  ['git config list', false, ['every scope']],
+  ['git config get --all --regexp url', false, ['every scope']],
+  ['git config set a.b c', false, ['changes git configuration']],
+  ['git config unset a.b', false, ['changes git configuration']],
+  ['git config --local --list', true],
+  ['git config --local --get-regexp url', true],
+  ['git config list --local', true],
+  ['git config get user.name', true],
+  ['git config --get-all remote.origin.url', true],
   // Parse failures ask.
   ['ls &&', false, ['could not be parsed']],
   ['echo "unterminated', false, ['could not be parsed']],
@@ -575,6 +636,93 @@ describe('classifyCommand', () => {
       // The repository's own top, and a folder outside any repository, are fine.
       expect((await classifyCommand('git status', path.join(top, 'own'))).safe).toBe(true);
       expect((await classifyCommand('git log -p', top)).safe).toBe(true);
+    } finally {
+      await rm(top, { recursive: true, force: true });
+    }
+  });
+
+  it('judges number-named files, folder operands of diff and .* wildcards on a real folder', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-classify-'));
+    try {
+      await mkdir(path.join(folder, 'sub'));
+      await mkdir(path.join(folder, 'other'));
+      await writeFile(path.join(folder, 'a'), 'x');
+      await writeFile(path.join(folder, 'b'), 'y');
+      await symlink('/etc/passwd', path.join(folder, '5'));
+      const table: readonly Case[] = [
+        ['cat < 5', false, ['reads outside the project folder: < 5']],
+        ['wc -l 0< 5', false, ['reads outside the project folder']],
+        ['diff sub other', false, ['reads the files inside a folder, following any link there']],
+        ['diff a sub', false, ['diff sub']],
+        ['diff --from-file=sub a', false, ['diff --from-file=sub']],
+        ['diff s* a', false, ['reads the files inside a folder']],
+        ['cd sub && diff . ../other', false, ['reads the files inside a folder']],
+        ['diff a b', true],
+        ['diff -u a b', true],
+        // bash < 5.2 (macOS /bin/bash 3.2) lets `.*` match `..`.
+        ['cat .*/secret', false, ['a wildcard may match a path outside the project folder']],
+        ['ls -d .*', false, ['(..)']],
+        ['cat ?./x', false, ['outside the project folder']],
+        ['cat sub/.*', true],
+        ['[ -f .*/x ]', false, ['outside the project folder']],
+        ['[ -f a ]', true],
+      ];
+      for (const [command, safe, fragments] of table) {
+        const result = await classifyCommand(command, folder);
+        expect(result.safe, `${command}: ${JSON.stringify(result.reasons)}`).toBe(safe);
+        for (const fragment of fragments ?? []) {
+          expect(result.reasons.join('\n'), command).toContain(fragment);
+        }
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('asks when git would use a repository outside the project (gitfiles, -C, cd)', async () => {
+    const top = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tandem-classify-git-')));
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: top };
+      const project = path.join(top, 'project');
+      const outside = path.join(top, 'outside');
+      execFileSync('git', ['init', '-q', project], { env });
+      execFileSync('git', ['init', '-q', outside], { env });
+      await mkdir(path.join(project, 'nested'));
+      await mkdir(path.join(project, 'plain'));
+      await writeFile(path.join(project, 'nested', '.git'), `gitdir: ${outside}/.git\n`);
+      const away = `git would use a repository outside the project: ${outside}`;
+      const table: readonly Case[] = [
+        ['git -C nested log -p', false, [away]],
+        ['git -C plain -C ../nested status', false, [away]],
+        ['cd nested && git log', false, [away]],
+        ['cd nested; git show HEAD', false, [away]],
+        ['git -C plain status', true],
+        ['cd plain && git log', true],
+        ['git status', true],
+      ];
+      for (const [command, safe, fragments] of table) {
+        const result = await classifyCommand(command, project);
+        expect(result.safe, `${command}: ${JSON.stringify(result.reasons)}`).toBe(safe);
+        for (const fragment of fragments ?? []) {
+          expect(result.reasons.join('\n'), command).toContain(fragment);
+        }
+      }
+      // Read commands run programs the repository's config names (filters, textconv, pager).
+      execFileSync('git', ['-C', project, 'config', 'filter.x.smudge', 'touch pwned'], { env });
+      execFileSync('git', ['-C', project, 'config', 'diff.y.textconv', 'cat'], { env });
+      const runs = await classifyCommand('git log -p', project);
+      expect(runs.safe).toBe(false);
+      expect(runs.reasons).toContain(
+        "the repository's config runs programs (filter.x.smudge, diff.y.textconv)",
+      );
+      expect((await classifyCommand('ls', project)).safe).toBe(true);
+      // A project whose own .git is a gitfile leading out.
+      const linked = path.join(top, 'linked');
+      await mkdir(linked);
+      await writeFile(path.join(linked, '.git'), `gitdir: ${outside}/.git\n`);
+      const result = await classifyCommand('git log', linked);
+      expect(result.safe).toBe(false);
+      expect(result.reasons.join('\n')).toContain(away);
     } finally {
       await rm(top, { recursive: true, force: true });
     }

@@ -1,10 +1,11 @@
 // Splits a command line into simple commands with a real shell parser (tree-sitter-bash) and
 // decides whether it may run without asking. Approval decides whether it runs; the sandbox limits
 // what it can do; the two are independent.
+import path from 'node:path';
 import type { CommandPart } from '../../shared/tool-types';
 import { parseBash } from './bash-parser';
 import type { SyntaxNode } from './bash-parser';
-import { checkConditionNode } from './condition-check';
+import { checkConditionNode, fileTestOperands } from './condition-check';
 import {
   judgeArgv,
   judgeCd,
@@ -34,6 +35,23 @@ interface Draft {
   reasons: string[];
   /** Where the part starts in the source, to tell which part a redirection belongs to. */
   readonly start: number;
+  /** For git: every folder it may run in (each `cd` base, moved by `-C`), to check its repository. */
+  gitDirs?: string[];
+}
+
+/** The folders `git [-C DIR]… SUBCOMMAND` runs in from each base (`-C` values build on each other). */
+function gitDirs(args: readonly string[], bases: readonly string[]): string[] {
+  let dirs = [...bases];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (!arg.startsWith('-')) break;
+    if (arg === '-c') index++;
+    else if (arg === '-C') {
+      const target = args[++index] ?? '';
+      dirs = dirs.map((dir) => path.resolve(dir, target));
+    }
+  }
+  return dirs;
 }
 
 /** Nodes that only group or sequence commands. */
@@ -101,11 +119,21 @@ class Walker {
         const findings = newFindings();
         scanExpansions(node, findings);
         const evaluates = checkConditionNode(node);
+        const reasons = evaluates ? [evaluates, ...findings.reasons] : [...findings.reasons];
+        const operands = fileTestOperands(node);
+        const outside = operands.filter(
+          (word) => namesOutside(this.place, word) || leadsOutsideBySymlink(this.place, word),
+        );
+        if (outside.length > 0) {
+          reasons.push(`reads outside the project folder: ${outside.join(' ')}`);
+        }
+        // `[ -f .*/x ]` expands the wildcard (`[[ ]]` does not; judging it anyway only asks more).
+        reasons.push(...judgeWildcards(operands.filter(hasWildcard), this.place));
         this.parts.push({
           start: node.startIndex,
           text: node.text,
           argv: [node.text.startsWith('[[') ? '[[' : '['],
-          reasons: evaluates ? [evaluates, ...findings.reasons] : findings.reasons,
+          reasons,
         });
         for (const nested of findings.nested) this.scoped(() => this.statement(nested));
         return;
@@ -193,6 +221,7 @@ class Walker {
       draft.reasons.push(...cd.reasons);
       this.place = cd.place;
     } else if (draft.argv.length > 0) {
+      if (draft.argv[0] === 'git') draft.gitDirs = gitDirs(draft.argv.slice(1), this.place.bases);
       draft.reasons.push(...judgeArgv(draft.argv, this.place, globWords));
       draft.reasons.push(...judgeWildcards(globWords, this.place));
     }
@@ -250,8 +279,10 @@ class Walker {
     const destination = redirect.childForFieldName('destination');
     if (!destination) return [`uses a redirection that is not auto-approved: ${redirect.text}`];
     const target = wordValue(destination, findings);
-    const duplicate = operator.endsWith('&') && (destination.type === 'number' || target === '-');
-    if (duplicate || destination.type === 'number') return [];
+    // Only `>&N` / `<&N` (`2>&1`) name a descriptor; after any other operator a number is a
+    // file name (`> 123`, `&> 8`, `2> 5`, `< 5`), judged like any other.
+    const duplicate = (operator === '>&' || operator === '<&') && /^(?:\d+|-)$/.test(target);
+    if (duplicate) return [];
     if (OUTPUT_OPERATORS.has(operator)) {
       return target === '/dev/null' ? [] : [`writes to a file: ${redirect.text}`];
     }
@@ -297,9 +328,11 @@ export async function classifyCommand(
     }
     const walker = new Walker(folder);
     walker.statement(root);
-    const gitParts = walker.parts.filter((part) => part.argv[0] === 'git');
-    const gitScope = gitParts.length > 0 ? await gitScopeReason(folder) : undefined;
-    if (gitScope) for (const part of gitParts) part.reasons.push(gitScope);
+    for (const part of walker.parts) {
+      if (part.argv[0] !== 'git') continue;
+      const gitScope = await gitScopeReason(folder, part.gitDirs ?? [folder]);
+      if (gitScope) part.reasons.push(gitScope);
+    }
     const parts = walker.parts.map(toPart);
     const reasons = [...new Set([...walker.extra, ...parts.flatMap((part) => part.reasons)])];
     if (parts.length === 0 && reasons.length === 0) reasons.push('the command is empty');

@@ -1,7 +1,7 @@
 // Judges one simple command's argv against the safe-command list (safe-commands.ts).
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { globMatches } from './glob-matches';
+import { globMatches, hasWildcard } from './glob-matches';
 import { COMMAND_RUNNERS, SAFE_COMMANDS } from './safe-commands';
 import type { CommandSpec } from './safe-commands';
 
@@ -155,6 +155,27 @@ function outsidePaths(place: Place, args: readonly string[]): string[] {
   return out;
 }
 
+/** Arguments (or their attached values) that name an existing folder from any base. */
+function folderArgs(place: Place, args: readonly string[]): string[] {
+  const isFolder = (file: string): boolean => {
+    try {
+      return statSync(file).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  return args.filter((arg) =>
+    pathCandidates(arg).some((candidate) =>
+      place.bases.some((base) => {
+        if (isFolder(path.resolve(base, candidate))) return true;
+        if (!hasWildcard(candidate)) return false;
+        const matches = globMatches(base, candidate);
+        return !matches || matches.some(isFolder);
+      }),
+    ),
+  );
+}
+
 /**
  * A word with a wildcard may expand to files other than itself: each file it matches now, from
  * every folder a `cd` may have reached, must stay inside the project (`cat li*` with a `link` to
@@ -169,7 +190,13 @@ export function judgeWildcards(words: readonly string[], place: Place): string[]
         reasons.push(`a wildcard that cannot be checked (** or too many matches): ${word}`);
         break;
       }
+      const climbs = matches.filter((match) => outsideRoot(place.root, match));
       const outside = matches.filter((match) => leadsOutsideBySymlink(place, match));
+      if (climbs.length > 0) {
+        const shown = climbs.map((match) => path.relative(base, match)).join(' ');
+        reasons.push(`a wildcard may match a path outside the project folder: ${word} (${shown})`);
+        break;
+      }
       if (outside.length > 0) {
         const shown = outside.map((match) => path.relative(base, match)).join(' ');
         reasons.push(
@@ -241,6 +268,12 @@ export function judgeArgv(
   else if (!spec) reasons.push(`not a known read-only command: ${name}`);
   else {
     judgeWithSpec(spec, args, name, reasons);
+    const folders = spec.folderOperandsAsk ? folderArgs(place, args) : [];
+    if (folders.length > 0) {
+      reasons.push(
+        `reads the files inside a folder, following any link there: ${name} ${folders.join(' ')}`,
+      );
+    }
     if (hasUnsafeOptions(spec) && expandsToOption(globWords, place)) {
       reasons.push(`a wildcard could expand to a file named like an option of ${name}`);
     }

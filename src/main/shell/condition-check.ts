@@ -3,6 +3,7 @@
 // operators of `[[ ]]` evaluate both operands as arithmetic, which expands subscripts too. A
 // variable name is no safer than the text itself: its value is evaluated recursively.
 import type { SyntaxNode } from './bash-parser';
+import { newFindings, wordValue } from './command-words';
 
 const EVALUATING_UNARY = new Set(['-v', '-R']);
 const ARITHMETIC = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
@@ -61,4 +62,34 @@ export function checkTestArgs(args: readonly string[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Operators that look at a file: their operands are paths, judged like any other argument. */
+export const FILE_TEST_OPERATORS: ReadonlySet<string> = new Set([
+  ...['-a', '-e', '-f', '-d', '-r', '-w', '-x', '-s', '-L', '-h', '-p', '-S', '-b', '-c'],
+  ...['-g', '-u', '-k', '-O', '-G', '-N', '-nt', '-ot', '-ef'],
+]);
+
+const WORDS = new Set(['word', 'number', 'string', 'raw_string', 'concatenation']);
+
+function words(node: SyntaxNode, found: string[]): void {
+  // The grammar reads a leading `~` in `[[ ]]` as an operator of its own: keep the whole word.
+  if (node.type === 'unary_expression' && node.text.startsWith('~')) found.push(node.text);
+  else if (WORDS.has(node.type)) found.push(wordValue(node, newFindings()));
+  else for (const child of node.namedChildren) if (child) words(child, found);
+}
+
+/** The words a file test in a `[ ]` / `[[ ]]` node names (`-e X`, `A -nt B`), unquoted. */
+export function fileTestOperands(node: SyntaxNode): string[] {
+  const operators: SyntaxNode[] = [];
+  collect(node, operators);
+  const found: string[] = [];
+  for (const operator of operators) {
+    const parent = operator.parent;
+    if (!parent || !FILE_TEST_OPERATORS.has(operator.text)) continue;
+    for (const child of parent.namedChildren) {
+      if (child && child.id !== operator.id) words(child, found);
+    }
+  }
+  return found;
 }

@@ -34,6 +34,9 @@ export function globMatches(base: string, word: string): string[] | undefined {
         } catch {
           continue; // not a folder, or unreadable: bash matches nothing there either
         }
+        // bash before 5.2 (macOS /bin/bash) lets `.*` match `.` and `..` too, so `.*/x` may
+        // climb out of the folder; any pattern that could start with a dot counts them.
+        if (/^[.?[]/.test(segment)) names.push('.', '..');
         for (const name of names) if (matches(name)) next.push(path.join(dir, name));
         if (next.length > LIMIT) return undefined;
       }

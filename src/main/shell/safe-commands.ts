@@ -31,6 +31,8 @@ export interface CommandSpec {
   readonly subcommands?: Readonly<Record<string, CommandSpec>>;
   /** At most this many positional arguments (`uniq IN OUT` writes OUT). */
   readonly maxPositionals?: number;
+  /** A folder operand makes it read the files inside, following any symlink there (`diff a b`). */
+  readonly folderOperandsAsk?: boolean;
   /** A further look at the arguments (after the subcommand); returns why it is unsafe, if it is. */
   readonly check?: (args: readonly string[]) => string | undefined;
 }
@@ -94,6 +96,36 @@ function listOnly(what: string) {
  * shows objects: --output writes a file, --ext-diff and --textconv run configured programs.
  */
 const GIT_READ_OUTPUT = { unsafeLong: ['output', 'ext-diff', 'textconv'] } as const;
+
+/** Scopes and sources past the repository's own config (tokens live in ~/.gitconfig too). */
+const CONFIG_ELSEWHERE = ['global', 'system', 'file', 'blob', 'worktree', 'includes'];
+
+function configElsewhere(arg: string): boolean {
+  if (arg === '-f' || arg.startsWith('-f')) return true;
+  if (!arg.startsWith('--')) return false;
+  const name = arg.slice(2).split('=')[0] ?? '';
+  // git accepts any unambiguous abbreviation (`--glob`).
+  return name !== '' && CONFIG_ELSEWHERE.some((long) => long.startsWith(name));
+}
+
+/**
+ * `git config` reads only: `--get NAME` / `--get-all NAME` (one named key), or a listing
+ * (`--list`, `--get-regexp`, and git 2.46's `get` / `list`) of the repository's own `--local`
+ * file, since a listing of every scope shows url.*.insteadOf and http.extraHeader credentials.
+ */
+function checkGitConfig(args: readonly string[]): string | undefined {
+  const elsewhere = args.find(configElsewhere);
+  if (elsewhere) return `reads git configuration outside the repository: git config ${elsewhere}`;
+  const local = args.includes('--local');
+  const [sub] = positionals(args);
+  const listing =
+    hasAny(args, ['--list', '-l', '--get-regexp']) ||
+    sub === 'list' ||
+    (sub === 'get' && hasAny(args, ['--regexp', '--all']));
+  if (listing) return local ? undefined : 'lists git configuration of every scope (use --local)';
+  if (hasAny(args, ['--get', '--get-all']) || sub === 'get') return undefined;
+  return 'changes git configuration';
+}
 
 const GIT: CommandSpec = {
   about: 'git: only subcommands that read the repository',
@@ -161,13 +193,7 @@ const GIT: CommandSpec = {
         return first === 'list' || first === 'show' ? undefined : 'changes the stash';
       },
     },
-    config: {
-      about: 'read configuration',
-      check: (args) =>
-        hasAny(args, ['--get', '--get-all', '--get-regexp', '--list', '-l'])
-          ? undefined
-          : 'changes git configuration',
-    },
+    config: { about: 'read the repository configuration', check: checkGitConfig },
   },
 };
 
@@ -190,6 +216,37 @@ function checkJq(args: readonly string[]): string | undefined {
   )
     ? 'a jq program that loads modules or data files'
     : undefined;
+}
+
+/** date's options whose value is the next argument (an attached value ends the cluster). */
+const DATE_VALUE_LETTERS = 'dfr';
+const DATE_VALUE_LONG = ['date', 'file', 'reference'];
+
+/** `date MMDDhhmm[[CC]YY]` sets the clock: the only operand allowed is a `+FORMAT`. */
+function checkDate(args: readonly string[]): string | undefined {
+  let afterDashes = false;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? '';
+    if (!afterDashes && arg === '--') afterDashes = true;
+    else if (!afterDashes && arg.startsWith('--')) {
+      const name = arg.slice(2);
+      // An abbreviation (`--da`) takes the value too; `--date=x` carries its own.
+      if (name !== '' && !name.includes('=') && DATE_VALUE_LONG.some((l) => l.startsWith(name)))
+        index++;
+    } else if (!afterDashes && arg.startsWith('-') && arg !== '-') {
+      for (let at = 1; at < arg.length; at++) {
+        const letter = arg[at] ?? '';
+        if (letter === 'I') break; // -I takes an optional attached value: the rest of the cluster
+        if (DATE_VALUE_LETTERS.includes(letter)) {
+          if (at === arg.length - 1) index++;
+          break;
+        }
+      }
+    } else if (!arg.startsWith('+')) {
+      return `an operand other than +FORMAT sets the clock: date ${args.join(' ')}`;
+    }
+  }
+  return undefined;
 }
 
 export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -235,7 +292,12 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   printf: { about: 'print formatted (-v assigns a variable)', unsafeShort: 'v' },
   true: { about: 'succeed' },
   false: { about: 'fail' },
-  date: { about: 'print the date (setting it asks)', unsafeShort: 's', unsafeLong: ['set'] },
+  date: {
+    about: 'print the date (setting it, also by a MMDDhhmm operand, asks)',
+    unsafeShort: 's',
+    unsafeLong: ['set'],
+    check: checkDate,
+  },
   whoami: { about: 'current user' },
   id: { about: 'user ids' },
   uname: { about: 'system name' },
@@ -277,9 +339,10 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   tr: { about: 'translate characters' },
   nl: { about: 'number lines' },
   diff: {
-    about: 'compare files (-r follows symlinks inside folders)',
+    about: 'compare files (-r, or a folder operand, follows symlinks inside folders)',
     unsafeShort: 'r',
     unsafeLong: ['recursive'],
+    folderOperandsAsk: true,
   },
   cmp: { about: 'compare bytes' },
   comm: { about: 'compare sorted files' },
@@ -310,7 +373,12 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     maxPositionals: 1,
   },
   strings: { about: 'printable strings' },
-  jq: { about: 'query JSON (env and $ENV print the environment)', check: checkJq },
+  jq: {
+    about: 'query JSON (env and $ENV print the environment; -f runs a program file unseen)',
+    unsafeShort: 'f',
+    unsafeLong: ['from-file'],
+    check: checkJq,
+  },
   seq: { about: 'print numbers' },
   sleep: { about: 'wait' },
 };
