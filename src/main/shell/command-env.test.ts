@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { commandEnv, withGitSettings } from './command-env';
+import {
+  FALLBACK_PATH,
+  GIT_READ_ONLY_SETTINGS,
+  REFUSED_DIFF_PROGRAM,
+  commandEnv,
+  withGitSettings,
+} from './command-env';
 
 describe('withGitSettings', () => {
   it.each([
@@ -20,5 +26,47 @@ describe('withGitSettings', () => {
     const env = commandEnv({ PATH: '/usr/bin', OPENAI_API_KEY: 'x' });
     expect(env.GIT_CONFIG_KEY_0).toBe('safe.bareRepository');
     expect(env.OPENAI_API_KEY).toBeUndefined();
+  });
+});
+
+/** The settings an environment passes to git, as key → value. */
+function gitSettings(env: Record<string, string>): Map<string, string> {
+  const settings = new Map<string, string>();
+  for (let i = 0; i < Number(env.GIT_CONFIG_COUNT); i++)
+    settings.set(env[`GIT_CONFIG_KEY_${i}`] ?? '', env[`GIT_CONFIG_VALUE_${i}`] ?? '');
+  return settings;
+}
+
+describe('commandEnv', () => {
+  it.each([
+    ['a leading colon', ':/usr/bin:/bin', '/usr/bin:/bin'],
+    ['a trailing colon', '/usr/bin:/bin:', '/usr/bin:/bin'],
+    ['an empty entry in the middle', '/usr/bin::/bin', '/usr/bin:/bin'],
+    ['dot and relative folders', '.:/usr/bin:node_modules/.bin:./bin:~/bin:/bin', '/usr/bin:/bin'],
+    ['nothing usable', '.::bin', FALLBACK_PATH],
+    ['no PATH at all', undefined, FALLBACK_PATH],
+    ['only absolute entries', '/opt/x/bin:/usr/bin', '/opt/x/bin:/usr/bin'],
+  ])('keeps only absolute PATH entries (%s)', (_, given, expected) => {
+    expect(commandEnv({ PATH: given }).PATH).toBe(expected);
+  });
+
+  it('adds the strict git settings and variables only for read-only commands', () => {
+    const approved = commandEnv({ PATH: '/usr/bin' });
+    expect(approved.GIT_NO_LAZY_FETCH).toBeUndefined();
+    expect(approved.GIT_TERMINAL_PROMPT).toBeUndefined();
+    expect([...gitSettings(approved).keys()]).toEqual(['safe.bareRepository', 'core.fsmonitor']);
+
+    const readOnly = commandEnv({ PATH: '/usr/bin' }, [], {
+      kind: 'read-only',
+      refusedKeys: ['diff.external', 'diff.Tool.command'],
+    });
+    expect(readOnly.GIT_NO_LAZY_FETCH).toBe('1');
+    expect(readOnly.GIT_TERMINAL_PROMPT).toBe('0');
+    const settings = gitSettings(readOnly);
+    expect(settings.get('safe.bareRepository')).toBe('explicit');
+    for (const [key, value] of GIT_READ_ONLY_SETTINGS) expect(settings.get(key)).toBe(value);
+    expect(settings.get('protocol.allow')).toBe('never');
+    expect(settings.get('diff.external')).toBe(REFUSED_DIFF_PROGRAM);
+    expect(settings.get('diff.Tool.command')).toBe(REFUSED_DIFF_PROGRAM);
   });
 });

@@ -15,6 +15,55 @@ export const GIT_SAFETY_SETTINGS: readonly (readonly [string, string])[] = [
   ['core.fsmonitor', 'false'],
 ];
 
+/**
+ * Stricter settings for a command the classifier judged read-only, which runs without anyone
+ * approving it: nothing a repository's config names runs as a pager, signature checker or hook,
+ * and git fetches nothing (a partial clone would otherwise fetch missing objects on `git log`).
+ * `diff.external` cannot be switched off this way (git runs even an empty value and fails), so
+ * it is refused only where a repository sets it; see `GitMode`.
+ */
+export const GIT_READ_ONLY_SETTINGS: readonly (readonly [string, string])[] = [
+  ['core.pager', 'cat'],
+  ['gpg.program', 'false'],
+  ['gpg.ssh.program', 'false'],
+  ['gpg.x509.program', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['protocol.allow', 'never'],
+];
+
+export const GIT_READ_ONLY_VARIABLES: Readonly<Record<string, string>> = {
+  GIT_NO_LAZY_FETCH: '1',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
+/** Runs instead of a diff program a repository's config names: says why, and fails. */
+export const REFUSED_DIFF_PROGRAM =
+  'echo "Tandem did not run the diff program this repository\'s git config names, in a command run without asking; use git diff --no-ext-diff." >&2; false';
+
+/**
+ * How git behaves for a command: as the person configured it (they approved the command), or
+ * read-only (auto-approved), where `refusedKeys` are diff-program settings (diff.external,
+ * diff.<driver>.command) a repository sets, overridden by REFUSED_DIFF_PROGRAM.
+ */
+export type GitMode =
+  | { readonly kind: 'as-configured' }
+  | { readonly kind: 'read-only'; readonly refusedKeys: readonly string[] };
+
+export const GIT_AS_CONFIGURED: GitMode = { kind: 'as-configured' };
+
+function gitSettingsFor(mode: GitMode): (readonly [string, string])[] {
+  switch (mode.kind) {
+    case 'as-configured':
+      return [...GIT_SAFETY_SETTINGS];
+    case 'read-only':
+      return [
+        ...GIT_SAFETY_SETTINGS,
+        ...GIT_READ_ONLY_SETTINGS,
+        ...mode.refusedKeys.map((key) => [key, REFUSED_DIFF_PROGRAM] as const),
+      ];
+  }
+}
+
 /** Appends the settings after any the person's environment already passes this way. */
 export function withGitSettings(
   env: Record<string, string>,
@@ -31,9 +80,22 @@ export function withGitSettings(
   return env;
 }
 
+/** Where commands look when the person's PATH has no usable entry (bash's own default has `.`). */
+export const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
+ * PATH without empty or relative entries: an empty one (a leading or trailing `:`, or `::`) means
+ * the current folder, as does `.`, so `ls` or `git` would run an executable from the project.
+ */
+export function absolutePath(value: string | undefined): string {
+  const kept = (value ?? '').split(':').filter((entry) => entry.startsWith('/'));
+  return kept.length > 0 ? kept.join(':') : FALLBACK_PATH;
+}
+
 export function commandEnv(
   base: Readonly<Record<string, string | undefined>>,
   secretNames: readonly string[] = [],
+  git: GitMode = GIT_AS_CONFIGURED,
 ): Record<string, string> {
   // CDPATH would make `cd dir` land somewhere the classifier did not judge.
   const drop = new Set([...TANDEM_SECRET_VARIABLES, 'CDPATH', ...secretNames]);
@@ -41,10 +103,12 @@ export function commandEnv(
   for (const [name, value] of Object.entries(base)) {
     if (value !== undefined && !drop.has(name)) env[name] = value;
   }
+  env.PATH = absolutePath(env.PATH);
   // A pager would wait for a key press that no one is there to give.
   env.PAGER = 'cat';
   env.GIT_PAGER = 'cat';
   env.TERM = 'xterm-256color';
   env.COLORTERM ??= 'truecolor';
-  return withGitSettings(env);
+  if (git.kind === 'read-only') Object.assign(env, GIT_READ_ONLY_VARIABLES);
+  return withGitSettings(env, gitSettingsFor(git));
 }

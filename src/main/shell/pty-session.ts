@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import * as pty from 'node-pty';
 import { commandEnv } from './command-env';
+import type { GitMode } from './command-env';
 import { OutputCapture } from './output-capture';
 import { drainBeforeDestroy } from './pty-drain';
 import { killProcessTree } from './process-reaper';
@@ -21,6 +22,8 @@ export interface PtyRunOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Further variable names to keep out of the command's environment. */
   readonly secretNames?: readonly string[];
+  /** Stricter git settings for a command run without asking; as configured when absent. */
+  readonly git?: GitMode;
   /** Wraps the shell's argv, e.g. in bubblewrap. Identity when absent. */
   readonly wrap?: (argv: readonly string[]) => readonly string[];
   /** Silence longer than this before the end means "may be waiting for input". */
@@ -92,7 +95,7 @@ export function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
         cols: options.cols ?? 120,
         rows: options.rows ?? 30,
         cwd: options.folder,
-        env: commandEnv(options.env ?? process.env, options.secretNames),
+        env: commandEnv(options.env ?? process.env, options.secretNames, options.git),
       });
     } catch (error) {
       reject(

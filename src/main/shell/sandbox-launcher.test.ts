@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,6 +75,8 @@ describe('bwrapArgv', () => {
     expect(argv).toContain('--unshare-net');
     expect(argv).toContain('--unshare-pid');
     expect(argv).toContain('--die-with-parent');
+    expect(argv.join(' ')).toContain('--cap-drop ALL --unshare-uts --unshare-ipc');
+    expect(argv).toContain('--unshare-user-try');
     expect(argv).not.toContain('--new-session');
     expect(argv.slice(-5)).toEqual(['/tmp/p', '--', '/bin/bash', '-c', 'ls']);
     expect(
@@ -297,6 +299,54 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     const committed = await sandboxed(commit, false, {}, GIT, dir);
     expect(committed.text).toContain('COMMITTED');
     expect(committed.exitCode).toBe(0);
+  });
+
+  it('drops every capability, so a read-only project cannot be remounted writable', async () => {
+    const dir = await project({ 'kept.txt': 'original\n' });
+    const result = await sandboxed(
+      `grep -E '^Cap(Eff|Prm|Bnd):' /proc/self/status; ` +
+        `mount -o remount,rw,bind ${dir} ${dir} && echo REMOUNTED; ` +
+        'touch PWNED; echo changed > kept.txt',
+      false,
+      {},
+      READ_ONLY,
+      dir,
+    );
+    for (const cap of ['CapEff', 'CapPrm', 'CapBnd'])
+      expect(result.text).toMatch(new RegExp(`${cap}:\\s+0{16}`));
+    expect(result.text).not.toContain('REMOUNTED');
+    await expect(read(dir, 'PWNED')).rejects.toThrow();
+    expect(await read(dir, 'kept.txt')).toBe('original\n');
+  });
+
+  it('has its own hostname: changing it does not reach the host', async () => {
+    const before = readFileSync('/proc/sys/kernel/hostname', 'utf8');
+    // Refused (no capabilities), and even where allowed it would rename only the sandbox's own.
+    const result = await sandboxed(
+      'hostname tandem-sbx-renamed || echo REFUSED',
+      false,
+      {},
+      NO_GIT,
+    );
+    expect(result.text).toContain('REFUSED');
+    expect(readFileSync('/proc/sys/kernel/hostname', 'utf8')).toBe(before);
+  });
+
+  it('leaves files an approved command writes owned by the real user', async () => {
+    const dir = await project({ 'a.txt': 'a\n' });
+    const result = await sandboxed(
+      'mkdir made && echo x > made/file && id -u',
+      false,
+      {},
+      GIT,
+      dir,
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.text.trim()).toBe(String(process.getuid?.()));
+    for (const name of ['made', 'made/file']) {
+      const stat = statSync(path.join(dir, name));
+      expect([stat.uid, stat.gid]).toEqual([process.getuid?.(), process.getgid?.()]);
+    }
   });
 
   const fetchLocal = () =>

@@ -35,6 +35,25 @@ export const BWRAP_BASE_ARGS: readonly string[] = [
 ];
 
 /**
+ * Isolation every sandboxed command gets (and the probe checks). Run as root, bwrap keeps every
+ * capability inside, so `mount -o remount,rw` would undo the read-only binds and CAP_SYS_TIME
+ * would set the host clock: --cap-drop ALL removes them (also from the bounding set, so nothing
+ * the command executes gets them back). A user namespace scopes whatever is left to the sandbox;
+ * "-try" because some hosts forbid user namespaces yet run bwrap, and dropping the capabilities
+ * is what closes the hole. bwrap's default mapping keeps the real uid, so files an approved command
+ * writes are the person's. Hostname and System V IPC are the sandbox's own.
+ */
+export const BWRAP_ISOLATION_ARGS: readonly string[] = [
+  '--unshare-user-try',
+  '--cap-drop',
+  'ALL',
+  '--unshare-uts',
+  '--unshare-ipc',
+  '--unshare-pid',
+  '--die-with-parent',
+];
+
+/**
  * Entries of a git folder that make git run code or read settings from elsewhere, so they stay
  * read-only even for a command that runs git: hooks and config run code directly; commondir and
  * config.worktree redirect or add settings; info/ and modules/ (submodule repositories, each with
@@ -155,7 +174,7 @@ export function bwrapArgv(
     ...gitMounts(plan.access, gitEntries),
   );
   if (!plan.allowNetwork) argv.push('--unshare-net');
-  argv.push('--unshare-pid', '--die-with-parent', '--chdir', plan.folder, '--', ...command);
+  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
   return argv;
 }
 

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { BWRAP_BASE_ARGS, BWRAP_ISOLATION_ARGS } from './sandbox-launcher';
 import { probeSandbox, sandboxForCall } from './sandbox-probe';
 
 function bwrapWorks(): boolean {
   try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--unshare-pid', 'true']);
+    // The isolation every command gets must work, or the probe must not say bwrap is available.
+    execFileSync('bwrap', [...BWRAP_BASE_ARGS, '--unshare-net', ...BWRAP_ISOLATION_ARGS, 'true']);
     return true;
   } catch {
     return false;

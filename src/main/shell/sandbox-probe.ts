@@ -3,11 +3,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { SandboxState } from '../../shared/tool-types';
 import { describeAccess } from './sandbox-access';
-import { BWRAP_BASE_ARGS } from './sandbox-launcher';
+import { BWRAP_BASE_ARGS, BWRAP_ISOLATION_ARGS } from './sandbox-launcher';
 import type { ProjectAccess } from './sandbox-launcher';
 
 // What each call may do to the project is added per call (sandboxForCall).
-const BWRAP_DESCRIPTION = 'bubblewrap: system read-only, private /tmp, home hidden';
+const BWRAP_DESCRIPTION =
+  'bubblewrap: system read-only, private /tmp, home hidden, no root privileges';
 const SANDBOX_EXEC_DESCRIPTION = 'sandbox-exec: system read-only, private temp folder, home hidden';
 
 function succeeds(file: string, args: readonly string[]): Promise<boolean> {
@@ -22,8 +23,7 @@ async function probe(): Promise<SandboxState> {
       const works = await succeeds('bwrap', [
         ...BWRAP_BASE_ARGS,
         '--unshare-net',
-        '--unshare-pid',
-        '--die-with-parent',
+        ...BWRAP_ISOLATION_ARGS,
         'true',
       ]);
       return works

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxState } from '../../shared/tool-types';
+import { classifyCommand } from '../shell/command-classifier';
 import { probeSandbox } from '../shell/sandbox-probe';
 import { ShellSessions } from '../shell/shell-sessions';
 import { createShellTool } from './shell-tool';
@@ -187,6 +188,69 @@ describe('shell tool', () => {
     } finally {
       await rm(evil, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    ['in the sandbox', undefined],
+    ['without a sandbox', async () => none],
+  ])(
+    "runs no diff program from a repository's config for a read-only command (%s)",
+    async (_, probe) => {
+      const repo = await mkdtemp(path.join(os.tmpdir(), 'tandem-shell-extdiff-'));
+      const marker = path.join(repo, 'ext-diff-ran');
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@e', ...args], {
+          encoding: 'utf8',
+          env: { ...process.env, GIT_PAGER: 'cat' },
+        });
+      try {
+        await writeFile(path.join(repo, 'f.txt'), 'old\n');
+        const script = path.join(repo, 'ext.sh');
+        await writeFile(script, `#!/bin/sh\necho EXT-DIFF-RAN\ntouch ${marker}\n`);
+        await chmod(script, 0o755);
+        git('init', '-q');
+        git('add', 'f.txt');
+        git('commit', '-qm', 'first');
+        await writeFile(path.join(repo, 'f.txt'), 'new\n');
+        // Set in the worktree config, which .git/config switches on: the classifier's own check
+        // of .git/config does not see it, so the environment is what keeps it from running.
+        git('config', 'extensions.worktreeConfig', 'true');
+        git('config', '--worktree', 'diff.external', script);
+        // Without the settings, git runs it (so the test cannot pass vacuously).
+        expect(git('diff')).toContain('EXT-DIFF-RAN');
+        await rm(marker);
+
+        const shell = createShellTool({ probe, home: '/var/tmp/tandem-no-such-home' });
+        const ctx = context({ folder: repo });
+        const readOnly = await execute(shell, { command: 'git diff' }, ctx);
+        // Should the classifier come to ask for this repository, the person decides instead.
+        if ((await classifyCommand('git diff', repo)).safe) {
+          if (!probe && sandbox.available) expect(readOnly.output).toContain('project read-only');
+          expect(readOnly.output).not.toContain('EXT-DIFF-RAN');
+          expect(readOnly.output).toContain('Tandem did not run the diff program');
+          expect(existsSync(marker)).toBe(false);
+        }
+        // A read-only command still gets a plain diff when it asks for one.
+        const plain = await execute(shell, { command: 'git diff --no-ext-diff' }, ctx);
+        expect(plain.output).toContain('+new');
+
+        // A command the person approved keeps git as configured.
+        const approved = await execute(shell, { command: 'git diff; touch done' }, ctx);
+        expect(approved.output).toContain('EXT-DIFF-RAN');
+      } finally {
+        await rm(repo, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('gives only read-only commands the strict git settings', async () => {
+    const shell = createShellTool({ probe: async () => none });
+    const show = 'git config --get protocol.allow; git config --get core.hooksPath';
+    const readOnly = await execute(shell, { command: show }, context());
+    expect(readOnly.output).toContain('never\n/dev/null');
+    const approved = await execute(shell, { command: `${show}; touch x` }, context());
+    expect(approved.output).not.toContain('never');
+    expect(approved.output).not.toContain('/dev/null');
   });
 
   it('passes git settings after the ones the person already has', async () => {

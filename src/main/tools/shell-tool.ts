@@ -5,11 +5,14 @@ import os from 'node:os';
 import { Type } from '@sinclair/typebox';
 import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
+import { GIT_AS_CONFIGURED } from '../shell/command-env';
+import type { GitMode } from '../shell/command-env';
 import { runInPty } from '../shell/pty-session';
 import type { PtyRunResult } from '../shell/pty-session';
 import { accessForCommand, sandboxPlanForCommand } from '../shell/sandbox-access';
 import { probeSandbox, sandboxForCall } from '../shell/sandbox-probe';
 import { prepareSandbox } from '../shell/sandbox-wrap';
+import { repositoryDiffPrograms } from '../shell/repository-diff-programs';
 import { shellSessions } from '../shell/shell-sessions';
 import type { ShellSessions } from '../shell/shell-sessions';
 import { defineTool } from './tool';
@@ -132,6 +135,11 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         home: options.home ?? os.homedir(),
         allowNetwork,
       });
+      const env = { ...(options.env ?? process.env) };
+      // No one approved a read-only command, so git runs nothing a repository's config names.
+      const git: GitMode = classification.safe
+        ? { kind: 'read-only', refusedKeys: await repositoryDiffPrograms(ctx.folder, env) }
+        : GIT_AS_CONFIGURED;
       const sandbox = await prepareSandbox(state, plan);
       let result: PtyRunResult;
       try {
@@ -141,8 +149,9 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
           timeoutMs: timeoutSeconds * 1000,
           signal: ctx.signal,
           onData: ctx.onOutput,
-          env: { ...(options.env ?? process.env), ...sandbox.env },
+          env: { ...env, ...sandbox.env },
           secretNames: options.secretNames,
+          git,
           wrap: sandbox.wrap,
           quietMs: options.quietMs,
           budgetBytes: options.budgetBytes,
