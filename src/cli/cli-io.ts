@@ -15,7 +15,8 @@ export interface CliIo {
 
 /** Parts a test or an embedder may replace. */
 export interface CliDeps {
-  readonly createTools: () => AnyTool[];
+  /** Absent: the built-in tools, with the undo journal and command snapshots the window has. */
+  readonly createTools?: () => AnyTool[];
 }
 
 /** Process exit codes, one per kind of ending. */

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectDataDir } from '../main/store/data-dir';
-import { makeTempDir, testTools } from '../test-support/agent-harness';
+import { createOpenAIProvider } from '../main/agent/provider';
+import { openWorkspaceAgent } from '../main/agent/workspace-agent';
+import { allowAll, makeTempDir, testTools } from '../test-support/agent-harness';
 import {
   startScriptedOpenAIServer,
   type ScriptedServer,
@@ -21,7 +23,7 @@ afterEach(async () => {
 
 async function setup(
   turns: ScriptedTurn[],
-): Promise<{ server: ScriptedServer; folder: string; dataDir: string }> {
+): Promise<{ server: ScriptedServer; folder: string; dataDir: string; args: string[] }> {
   const server = await startScriptedOpenAIServer({ turns });
   const folder = await makeTempDir('cli-proj');
   const dataDir = await makeTempDir('cli-data');
@@ -30,7 +32,9 @@ async function setup(
     () => rm(folder, { recursive: true, force: true }),
     () => rm(dataDir, { recursive: true, force: true }),
   );
-  return { server, folder, dataDir };
+  // `tandem run` against this server and data dir; callers add flags and the task.
+  const args = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
+  return { server, folder, dataDir, args };
 }
 
 function memoryIo(env: NodeJS.ProcessEnv, cwd: string) {
@@ -164,13 +168,12 @@ describe('tandem run (in-process)', () => {
   });
 
   it('a damaged permissions file → exit 3 naming the file, before asking the model', async () => {
-    const { server, folder, dataDir } = await setup([{ text: 'all good' }]);
+    const { server, folder, dataDir, args } = await setup([{ text: 'all good' }]);
     const file = join(projectDataDir(dataDir, await realpath(folder)), 'permissions.json');
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, '{ broken');
     const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
-    const argv = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
-    expect(await main([...argv, 'read x.txt'], io, { createTools: () => testTools() })).toBe(3);
+    expect(await main([...args, 'read x.txt'], io, { createTools: () => testTools() })).toBe(3);
     expect(stderr().trim().split('\n')).toHaveLength(1);
     expect(stderr()).toContain(`tandem run: cannot read the project's permissions: ${file}`);
     expect(server.chatBodies()).toHaveLength(0);
@@ -204,16 +207,12 @@ describe('tandem run (in-process)', () => {
 
   it('without a TTY, a write is refused with a message to the model and to stderr', async () => {
     const log: string[] = [];
-    const { server, folder, dataDir } = await setup([
+    const { server, folder, args } = await setup([
       { toolCalls: [{ name: 'note', arguments: { text: 'x' } }] },
       { text: 'ok, I will not' },
     ]);
     const { io, stderr, stdout } = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
-    const code = await main(
-      ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir, 'write it'],
-      io,
-      { createTools: () => testTools(log) },
-    );
+    const code = await main([...args, 'write it'], io, { createTools: () => testTools(log) });
     expect(code).toBe(0);
     expect(log).toEqual([]);
     expect(stderr()).toContain(
@@ -242,28 +241,13 @@ describe('tandem run (in-process)', () => {
     { mode: 'autonomous', ran: ['note:x'], answer: /^noted x$/ },
   ])('--mode $mode', async ({ mode, ran, answer }) => {
     const log: string[] = [];
-    const { server, folder, dataDir } = await setup([
+    const { server, folder, args } = await setup([
       { toolCalls: [{ name: 'note', arguments: { text: 'x' } }] },
       { text: 'ok' },
     ]);
     const { io } = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
     expect(
-      await main(
-        [
-          'run',
-          '--base-url',
-          server.baseUrl,
-          '--model',
-          'm',
-          '--data-dir',
-          dataDir,
-          '--mode',
-          mode,
-          'go',
-        ],
-        io,
-        { createTools: () => testTools(log) },
-      ),
+      await main([...args, '--mode', mode, 'go'], io, { createTools: () => testTools(log) }),
     ).toBe(0);
     expect(log).toEqual(ran);
     expect(server.chatBodies()[1]?.messages.find((m) => m.role === 'tool')?.content).toMatch(
@@ -272,38 +256,53 @@ describe('tandem run (in-process)', () => {
   });
 
   it('exits 4 at the step limit', async () => {
-    const { server, folder, dataDir } = await setup([
+    const { folder, args } = await setup([
       { toolCalls: [{ name: 'echo', arguments: { text: 'a' } }] },
       { toolCalls: [{ name: 'echo', arguments: { text: 'b' } }] },
     ]);
     const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
     expect(
-      await main(
-        [
-          'run',
-          '--base-url',
-          server.baseUrl,
-          '--model',
-          'm',
-          '--data-dir',
-          dataDir,
-          '--max-steps',
-          '2',
-          'go',
-        ],
-        io,
-        { createTools: () => testTools() },
-      ),
+      await main([...args, '--max-steps', '2', 'go'], io, { createTools: () => testTools() }),
     ).toBe(4);
     expect(stderr()).toMatch(/tandem run: Stopped after 2 steps/);
   });
 
+  it('journals a run like the window does, so its writes can be undone', async () => {
+    const { server, folder, dataDir, args } = await setup([
+      {
+        toolCalls: [
+          { id: 'call_0', name: 'write_file', arguments: { path: 'a.txt', content: 'new\n' } },
+        ],
+      },
+      { text: 'written' },
+    ]);
+    await writeFile(join(folder, 'a.txt'), 'old\n');
+    const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
+    expect(await main([...args, '--mode', 'autonomous', 'write a'], io)).toBe(0);
+    expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('new\n');
+    const sessionId = /session (\S+) \(continue it/.exec(stderr())?.[1];
+    expect(sessionId).toBeTruthy();
+
+    const workspace = await openWorkspaceAgent({
+      folder: await realpath(folder),
+      dataDir,
+      gate: allowAll,
+      sessionId: sessionId!,
+      provider: createOpenAIProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' }),
+    });
+    try {
+      expect((await workspace.revertCall('call_0')).ok).toBe(true);
+    } finally {
+      await workspace.close();
+    }
+    expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('old\n');
+  });
+
   it('continues a session with --session', async () => {
-    const { server, folder, dataDir } = await setup([
+    const { server, folder, args } = await setup([
       { text: 'first answer' },
       { text: 'second answer' },
     ]);
-    const args = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
     const first = memoryIo({ OPENAI_API_KEY: 'k' }, folder);
     expect(await main([...args, 'one'], first.io)).toBe(0);
     const sessionId = /session (\S+) \(continue it/.exec(first.stderr())?.[1];
@@ -320,7 +319,7 @@ describe('tandem run (in-process)', () => {
 
   it('asks on a terminal and runs the write when the person types y', async () => {
     const log: string[] = [];
-    const { server, folder, dataDir } = await setup([
+    const { server, folder, args } = await setup([
       { toolCalls: [{ name: 'note', arguments: { text: 'x' } }] },
       { text: 'ok' },
     ]);
@@ -338,11 +337,7 @@ describe('tandem run (in-process)', () => {
         },
       },
     };
-    const code = await main(
-      ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir, 'go'],
-      io,
-      { createTools: () => testTools(log) },
-    );
+    const code = await main([...args, 'go'], io, { createTools: () => testTools(log) });
     expect(err.join('')).not.toContain('tandem run:');
     expect(code).toBe(0);
     expect(log).toEqual(['note:x']);

@@ -1,11 +1,10 @@
 // `tandem`: the headless front end over the same core as the window (DESIGN.md §2).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createBuiltinTools } from '../main/tools/builtin-tools';
 import { EXIT, type CliDeps, type CliIo } from './cli-io';
 import { COMMANDS } from './commands';
 
-const defaultDeps: CliDeps = { createTools: createBuiltinTools };
+const defaultDeps: CliDeps = {};
 
 export async function main(
   argv: readonly string[],

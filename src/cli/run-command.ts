@@ -5,11 +5,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RunFinishReason } from '../shared/events';
 import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
-import { createAgent } from '../main/agent/agent';
 import { createOpenAIProvider } from '../main/agent/provider';
+import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { defaultDataDir } from '../main/store/data-dir';
-import { createToolRegistry } from '../main/tools/registry';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import type { CliCommand } from './commands';
 import { createEventPrinter } from './run-output';
@@ -173,20 +172,23 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   });
   const gate = permissions.gate;
 
-  let agent;
+  // The same composition as the window, so CLI runs are journaled and can be undone there.
+  let workspace;
   try {
-    agent = createAgent({
+    workspace = await openWorkspaceAgent({
       provider,
-      registry: createToolRegistry(deps.createTools()),
       gate,
-      folder: flags.folder,
+      folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
       ...(flags.session ? { sessionId: flags.session } : {}),
+      ...(deps.createTools ? { tools: deps.createTools() } : {}),
     });
   } catch (error) {
+    permissions.close();
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
+  const agent = workspace.agent;
 
   agent.onEvent(createEventPrinter(io, flags.json));
   let finishMessage = '';
@@ -203,7 +205,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   } finally {
     removeInterrupt?.();
     permissions.close();
-    await agent.close();
+    await workspace.close();
   }
 }
 

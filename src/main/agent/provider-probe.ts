@@ -10,10 +10,10 @@ import OpenAI, {
   PermissionDeniedError,
 } from 'openai';
 
-export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
 /** Sent where no key is stored: local servers ignore it, and the SDK insists on some key. */
-export const NO_KEY_PLACEHOLDER = 'no-key';
+const NO_KEY_PLACEHOLDER = 'no-key';
 
 export type ProbeFailureKind =
   'unreachable' | 'timeout' | 'unauthorized' | 'forbidden' | 'not-found' | 'http' | 'not-openai';

@@ -7,7 +7,7 @@ import type { ShellSessions } from '../shell/shell-sessions';
 import { projectDataDir } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
-import type { ToolServices } from '../tools/tool';
+import type { AnyTool, ToolServices } from '../tools/tool';
 import {
   openFileJournal,
   type RevertResult,
@@ -36,6 +36,8 @@ export interface WorkspaceAgentOptions {
   readonly secretNames?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
+  /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
+  readonly tools?: readonly AnyTool[];
 }
 
 export interface WorkspaceAgent {
@@ -49,7 +51,7 @@ export interface WorkspaceAgent {
 
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   const projectDir = projectDataDir(options.dataDir, options.folder);
-  // The journal is per project (call ids are unique), so undo survives restarts and sessions.
+  // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
   const journal = await openFileJournal(join(projectDir, 'journal'));
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
@@ -73,16 +75,18 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       return network.allowShellNetwork;
     },
   };
-  const tools = createBuiltinTools({
-    shell: {
-      ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
-      ...(options.secretNames ? { secretNames: options.secretNames } : {}),
-    },
-    commandSnapshots: {
-      snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
-      changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
-    },
-  });
+  const tools =
+    options.tools ??
+    createBuiltinTools({
+      shell: {
+        ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
+        ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+      },
+      commandSnapshots: {
+        snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
+        changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
+      },
+    });
   const agent = createAgent({
     provider: options.provider,
     registry: createToolRegistry(tools),

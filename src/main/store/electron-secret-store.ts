@@ -6,7 +6,7 @@ import { app, safeStorage } from 'electron';
 import { EncryptedFileSecretStore } from './encrypted-file-secret-store';
 import { MemorySecretStore, type SecretStore } from './secret-store';
 
-export const API_KEY_FILE = 'provider-api-key.bin';
+const API_KEY_FILE = 'provider-api-key.bin';
 
 /** Call after app 'ready': before it, safeStorage cannot tell what the OS offers. */
 export function createElectronSecretStore(): SecretStore {

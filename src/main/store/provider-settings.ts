@@ -12,7 +12,7 @@ import {
   type ProviderPresetId,
 } from '../../shared/provider-presets';
 
-export const SETTINGS_VERSION = 1;
+const SETTINGS_VERSION = 1;
 export const SETTINGS_FILE = 'settings.json';
 
 export interface ProviderSettings {
@@ -47,7 +47,7 @@ const providerSchema = z
   })
   .strict();
 
-export const settingsFileSchema = z
+const settingsFileSchema = z
   .object({ version: z.literal(SETTINGS_VERSION), provider: providerSchema })
   .strict();
 

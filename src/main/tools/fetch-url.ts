@@ -27,7 +27,7 @@ const parameters = Type.Object({
 });
 
 /** The address rule fetch_url applies: public addresses only, unless private ones were allowed. */
-export function fetchAddressPolicy(allowPrivateNetwork: boolean): AddressPolicy {
+function fetchAddressPolicy(allowPrivateNetwork: boolean): AddressPolicy {
   return allowPrivateNetwork ? () => undefined : nonPublicReason;
 }
 

@@ -10,7 +10,7 @@ import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
 
-export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
 
 /** The OpenAI `tools` entry for one tool. */
@@ -72,18 +72,22 @@ export function createToolRegistry(
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
   const byName = new Map<string, AnyTool>();
+  // The plain schema is computed once per tool: definitions() is sent on every model turn.
+  const schemas = new Map<string, Record<string, unknown>>();
   const validators = new Map<string, ValidateFunction>();
 
   const add = (tool: AnyTool): void => {
     byName.set(tool.name, tool);
+    schemas.set(tool.name, plainSchema(tool.parameters));
     validators.delete(tool.name);
   };
+  const schemaOf = (tool: AnyTool): Record<string, unknown> => schemas.get(tool.name) ?? {};
   tools.forEach(add);
 
   const validatorFor = (tool: AnyTool): ValidateFunction => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      validate = ajv.compile(plainSchema(tool.parameters));
+      validate = ajv.compile(schemaOf(tool));
       validators.set(tool.name, validate);
     }
     return validate;
@@ -96,6 +100,7 @@ export function createToolRegistry(
     get: (name) => byName.get(name),
     add,
     remove: (name) => {
+      schemas.delete(name);
       validators.delete(name);
       return byName.delete(name);
     },
@@ -105,7 +110,7 @@ export function createToolRegistry(
         function: {
           name: tool.name,
           description: tool.description,
-          parameters: plainSchema(tool.parameters),
+          parameters: schemaOf(tool),
         },
       })),
 

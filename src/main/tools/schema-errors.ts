@@ -65,7 +65,7 @@ function valueAt(root: unknown, instancePath: string): unknown {
   return current;
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length} items`;

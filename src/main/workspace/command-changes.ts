@@ -113,7 +113,7 @@ export function describeChanges(
   return { summary: summarize(files.length, added, removed), files };
 }
 
-export function summarize(count: number, added: number, removed: number): string {
+function summarize(count: number, added: number, removed: number): string {
   if (count === 0) return 'no files changed';
   return `${count} file${count === 1 ? '' : 's'} changed, +${added} −${removed}`;
 }

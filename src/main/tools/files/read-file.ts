@@ -5,7 +5,7 @@ import { defineTool, ToolError } from '../tool';
 import { guarded, pathTarget } from './guarded-path';
 import { decodeFile } from './text-decoding';
 
-export const DEFAULT_LINE_LIMIT = 400;
+const DEFAULT_LINE_LIMIT = 400;
 const MAX_LINE_LIMIT = 2000;
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const MAX_LINE_CHARS = 2000;

@@ -71,7 +71,7 @@ export async function guardedGet(
   }
 }
 
-export function parseHttpUrl(text: string): URL {
+function parseHttpUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
