@@ -20,8 +20,3 @@ export interface Asker {
     context: AskContext,
   ): void;
 }
-
-/** The window answers through IPC (`answerApproval`), so there is nothing to do here. */
-export const windowAsker: Asker = {
-  ask() {},
-};

@@ -17,7 +17,32 @@ export type GitRepo =
   | { readonly kind: 'unknown'; readonly why: string };
 
 const TIMEOUT_MS = 5000;
-const cache = new Map<string, Promise<GitRepo>>();
+
+/**
+ * One answer per folder, replaced when the folder's stamp changes. Keyed by folder rather than
+ * folder + stamp so the map does not grow with every git command (each one touches .git).
+ */
+class StampedCache<T> {
+  private readonly entries = new Map<
+    string,
+    { readonly stamp: string; readonly value: Promise<T> }
+  >();
+
+  get(key: string, stamp: string, make: () => Promise<T>): Promise<T> {
+    const entry = this.entries.get(key);
+    if (entry?.stamp === stamp) return entry.value;
+    const value = make();
+    this.entries.set(key, { stamp, value });
+    return value;
+  }
+
+  /** Not remembered: the next command tries again. */
+  forget(key: string, value: Promise<T>): void {
+    if (this.entries.get(key)?.value === value) this.entries.delete(key);
+  }
+}
+
+const repositories = new StampedCache<GitRepo>();
 
 // A clean environment: GIT_DIR or GIT_WORK_TREE from this process must not move the answer.
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -68,17 +93,14 @@ function stamp(dir: string): string {
 }
 
 export function gitRepository(dir: string): Promise<GitRepo> {
-  const key = `${dir}\0${stamp(dir)}`;
-  let found = cache.get(key);
-  if (!found) {
-    found = find(dir);
-    cache.set(key, found);
+  return repositories.get(dir, stamp(dir), () => {
+    const made = find(dir);
     // A failure (a timeout, say) is not remembered: the next command tries again.
-    void found.then((repo) => {
-      if (repo.kind === 'unknown') cache.delete(key);
+    void made.then((repo) => {
+      if (repo.kind === 'unknown') repositories.forget(dir, made);
     });
-  }
-  return found;
+    return made;
+  });
 }
 
 function real(file: string): string {
@@ -102,7 +124,7 @@ function inside(root: string, file: string): boolean {
 const RUNS_PROGRAMS =
   '^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|diff\\.external|' +
   'gpg\\..*program|core\\.fsmonitor|core\\.pager|pager\\..*)$';
-const programsCache = new Map<string, Promise<string | undefined>>();
+const programs = new StampedCache<string | undefined>();
 
 /** The keys (`filter.x.smudge`) of program-running settings in the repository config, if any. */
 function configuredPrograms(dir: string, commonDir: string): Promise<string | undefined> {
@@ -113,10 +135,8 @@ function configuredPrograms(dir: string, commonDir: string): Promise<string | un
   } catch {
     // no config file: git reads nothing either
   }
-  const key = `${commonDir}\0${stamp}`;
-  let found = programsCache.get(key);
-  if (!found) {
-    found = new Promise((resolve) => {
+  return programs.get(commonDir, stamp, () => {
+    const made = new Promise<string | undefined>((resolve) => {
       execFile(
         'git',
         ['config', '--local', '--includes', '--get-regexp', RUNS_PROGRAMS],
@@ -126,7 +146,7 @@ function configuredPrograms(dir: string, commonDir: string): Promise<string | un
           const code = error ? (error as { code?: unknown }).code : 0;
           if (code === 1) resolve(undefined);
           else if (error) {
-            programsCache.delete(key); // not remembered: the next command tries again
+            programs.forget(commonDir, made); // not remembered: the next command tries again
             resolve(`could not read the repository config: ${error.message}`);
           } else {
             const keys = stdout
@@ -139,9 +159,8 @@ function configuredPrograms(dir: string, commonDir: string): Promise<string | un
         },
       );
     });
-    programsCache.set(key, found);
-  }
-  return found;
+    return made;
+  });
 }
 
 /**

@@ -1,37 +1,36 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInPty } from './pty-session';
-import { bwrapArgv, findGitEntries, sandboxExecProfile } from './sandbox-launcher';
-import type { ProjectAccess, SandboxPlan } from './sandbox-launcher';
+import { bwrapArgv, sandboxExecProfile } from './sandbox-launcher';
+import {
+  GIT,
+  NO_GIT,
+  READ_ONLY,
+  readIn as read,
+  SandboxFixture,
+} from './sandbox-fixture.test-support';
 import { probeSandbox } from './sandbox-probe';
 import { ShellSessions } from './shell-sessions';
 
 const state = await probeSandbox();
-const READ_ONLY: ProjectAccess = { kind: 'read-only' };
-const NO_GIT: ProjectAccess = { kind: 'read-write', git: 'read-only' };
-const GIT: ProjectAccess = { kind: 'read-write', git: 'protected' };
+const fx = new SandboxFixture();
+const { sandboxed } = fx;
 
-let folder: string; // under /tmp: the private /tmp must not hide it
-let home: string; // a fake home outside /tmp, so hiding it is the home rule's doing
+let folder: string;
 let outside: string;
 let hostTmpMarker: string;
 let server: http.Server;
 let port: number;
-const cleanup: string[] = [];
 
 beforeAll(async () => {
-  folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-sbx-project-'));
-  await mkdir(path.join(folder, '.git', 'hooks'), { recursive: true });
-  await writeFile(path.join(folder, '.git', 'config'), '[core]\n');
-  home = await mkdtemp('/var/tmp/tandem-sbx-home-');
-  await writeFile(path.join(home, 'secret.txt'), 'TOP-SECRET-VALUE');
-  outside = await mkdtemp('/var/tmp/tandem-sbx-outside-');
-  hostTmpMarker = await mkdtemp(path.join(os.tmpdir(), 'tandem-host-marker-'));
+  await fx.setUp();
+  folder = fx.folder;
+  outside = await fx.temp('/var/tmp/tandem-sbx-outside-');
+  hostTmpMarker = await fx.temp(path.join(os.tmpdir(), 'tandem-host-marker-'));
   server = http.createServer((_req, res) => res.end('hello-from-host'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -39,27 +38,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server.close();
-  for (const dir of [folder, home, outside, hostTmpMarker, ...cleanup])
-    await rm(dir, { recursive: true, force: true });
+  await fx.tearDown();
 });
-
-function sandboxed(
-  command: string,
-  allowNetwork = false,
-  extra: Partial<Parameters<typeof runInPty>[0]> = {},
-  access: ProjectAccess = GIT,
-  inFolder = folder,
-) {
-  const plan: SandboxPlan = { folder: inFolder, home, allowNetwork, access };
-  return runInPty({
-    command,
-    folder: inFolder,
-    timeoutMs: 15_000,
-    env: { ...process.env, HOME: home },
-    wrap: (argv) => bwrapArgv(plan, argv),
-    ...extra,
-  });
-}
 
 describe('bwrapArgv', () => {
   it('builds the mounts in an order where later binds win', () => {
@@ -118,31 +98,6 @@ describe('bwrapArgv', () => {
   });
 });
 
-describe('findGitEntries', () => {
-  it('finds .git folders and files up to two levels down, not deeper and not through symlinks', async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'tandem-sbx-find-'));
-    try {
-      for (const dir of ['.git', 'a/.git', 'a/b/.git', 'a/b/c/.git', 'x/.git/modules/m'])
-        await mkdir(path.join(root, dir), { recursive: true });
-      await mkdir(path.join(root, 'a', 'b2'));
-      await writeFile(path.join(root, 'a', 'b2', '.git'), 'gitdir: ../../.git/modules/b2\n');
-      await symlink(path.join(root, 'a'), path.join(root, 'link'));
-      const found = findGitEntries(root)
-        .map((entry) => `${path.relative(root, entry.path)}:${entry.kind}`)
-        .sort();
-      expect(found).toEqual([
-        '.git:folder',
-        'a/.git:folder',
-        'a/b/.git:folder',
-        'a/b2/.git:file',
-        'x/.git:folder',
-      ]);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
-  });
-});
-
 describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
   it('can write the project folder but nothing outside it', async () => {
     const result = await sandboxed(
@@ -168,45 +123,8 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(result.text).toContain('No such file or directory');
   });
 
-  it('keeps .git/hooks and .git/config read-only', async () => {
-    const result = await sandboxed(
-      'echo "rm -rf ~" > .git/hooks/pre-commit; echo "[alias]" >> .git/config; echo ok > .git/other',
-    );
-    await expect(readFile(path.join(folder, '.git', 'hooks', 'pre-commit'))).rejects.toThrow();
-    expect(await readFile(path.join(folder, '.git', 'config'), 'utf8')).toBe('[core]\n');
-    expect(await readFile(path.join(folder, '.git', 'other'), 'utf8')).toBe('ok\n');
-    expect(result.text).toContain('Read-only file system');
-  });
-
-  it('does not let .git be renamed away and replaced by a copy with writable hooks', async () => {
-    const result = await sandboxed(
-      'mv .git .git-moved || echo MOVE-REFUSED; rm -rf .git || echo REMOVE-REFUSED',
-    );
-    expect(result.text).toContain('MOVE-REFUSED');
-    expect(result.text).toContain('REMOVE-REFUSED');
-    expect(await readFile(path.join(folder, '.git', 'config'), 'utf8')).toBe('[core]\n');
-    await expect(readFile(path.join(folder, '.git-moved', 'config'))).rejects.toThrow();
-  });
-
-  /** A fresh project folder under /tmp with the given files ('' content makes a folder). */
-  async function project(files: Readonly<Record<string, string>>): Promise<string> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'tandem-sbx-access-'));
-    cleanup.push(dir);
-    for (const [name, content] of Object.entries(files)) {
-      const p = path.join(dir, name);
-      if (content === '') {
-        await mkdir(p, { recursive: true });
-      } else {
-        await mkdir(path.dirname(p), { recursive: true });
-        await writeFile(p, content);
-      }
-    }
-    return dir;
-  }
-  const read = (dir: string, name: string) => readFile(path.join(dir, name), 'utf8');
-
   it('gives a read-only command a read-only project: even a write it attempts fails', async () => {
-    const dir = await project({ 'kept.txt': 'original\n', '.git/hooks': '' });
+    const dir = await fx.project({ 'kept.txt': 'original\n', '.git/hooks': '' });
     const write = `sh -c 'echo x > made.txt'; echo y > kept.txt; touch .git/x; test -w . && echo WRITABLE || echo NOT-WRITABLE`;
     const readOnly = await sandboxed(write, false, {}, READ_ONLY, dir);
     expect(readOnly.text).toContain('NOT-WRITABLE');
@@ -222,87 +140,8 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(await read(dir, 'kept.txt')).toBe('y\n');
   });
 
-  it('keeps .git, nested repositories and .git files read-only for a command that runs no git', async () => {
-    const dir = await project({
-      '.git/HEAD': 'ref: refs/heads/main\n',
-      'vendor/lib/.git/HEAD': 'ref: refs/heads/main\n',
-      'sub/.git': 'gitdir: ../.git/modules/sub\n',
-    });
-    const result = await sandboxed(
-      [
-        'echo x > .git/HEAD',
-        'echo x > .git/new',
-        'echo x > vendor/lib/.git/HEAD',
-        "echo 'gitdir: /tmp/evil' > sub/.git",
-        'mv .git .git-moved || echo MOVE-REFUSED',
-        'echo ok > allowed.txt',
-      ].join('; '),
-      false,
-      {},
-      NO_GIT,
-      dir,
-    );
-    expect(result.text).toContain('MOVE-REFUSED');
-    expect(await read(dir, '.git/HEAD')).toBe('ref: refs/heads/main\n');
-    await expect(read(dir, '.git/new')).rejects.toThrow();
-    expect(await read(dir, 'vendor/lib/.git/HEAD')).toBe('ref: refs/heads/main\n');
-    expect(await read(dir, 'sub/.git')).toBe('gitdir: ../.git/modules/sub\n');
-    expect(await read(dir, 'allowed.txt')).toBe('ok\n');
-  });
-
-  it('lets a git command write .git but not hooks, config, commondir, config.worktree, info or modules', async () => {
-    const protectedFiles = {
-      '.git/hooks/pre-commit': '#!/bin/sh\n',
-      '.git/config': '[core]\n',
-      '.git/commondir': '.\n',
-      '.git/config.worktree': '[core]\n',
-      '.git/info/exclude': '# none\n',
-      '.git/modules/m/config': '[core]\n',
-      'vendor/lib/.git/config': '[core]\n',
-    };
-    const dir = await project({ '.git/HEAD': 'ref: refs/heads/main\n', ...protectedFiles });
-    const attacks = Object.keys(protectedFiles).map((name) => `echo EVIL > ${name}`);
-    const result = await sandboxed(
-      [
-        ...attacks,
-        'echo x > .git/info/attributes',
-        'echo x > .git/modules/m/hooks',
-        'echo ref: refs/heads/other > .git/HEAD',
-        'echo ok > .git/index',
-        'echo ok > vendor/lib/.git/index',
-      ].join('; '),
-      false,
-      {},
-      GIT,
-      dir,
-    );
-    expect(result.text).toContain('Read-only file system');
-    for (const [name, content] of Object.entries(protectedFiles))
-      expect(await read(dir, name)).toBe(content);
-    await expect(read(dir, '.git/info/attributes')).rejects.toThrow();
-    await expect(read(dir, '.git/modules/m/hooks')).rejects.toThrow();
-    expect(await read(dir, '.git/HEAD')).toBe('ref: refs/heads/other\n');
-    expect(await read(dir, '.git/index')).toBe('ok\n');
-    expect(await read(dir, 'vendor/lib/.git/index')).toBe('ok\n');
-  });
-
-  it('lets git itself commit under the git plan, and not under the others', async () => {
-    const dir = await project({ 'a.txt': 'a\n' });
-    const git = (args: string) =>
-      `git -c user.name=t -c user.email=t@example.com -c init.defaultBranch=main ${args}`;
-    // The repository is made outside the sandbox, as a person would have it.
-    const init = await runInPty({ command: git('init -q'), folder: dir, timeoutMs: 15_000 });
-    expect(init.exitCode).toBe(0);
-    const commit = git('add a.txt') + ' && ' + git('commit -qm first') + ' && echo COMMITTED';
-    expect((await sandboxed(commit, false, {}, NO_GIT, dir)).text).not.toContain('COMMITTED');
-    expect((await sandboxed(commit, false, {}, READ_ONLY, dir)).text).not.toContain('COMMITTED');
-    const committed = await sandboxed(commit, false, {}, GIT, dir);
-    expect(committed.text).toContain('COMMITTED');
-    expect(committed.exitCode).toBe(0);
-  });
-
   it('drops every capability, so a read-only project cannot be remounted writable', async () => {
-    const dir = await project({ 'kept.txt': 'original\n' });
+    const dir = await fx.project({ 'kept.txt': 'original\n' });
     const result = await sandboxed(
       `grep -E '^Cap(Eff|Prm|Bnd):' /proc/self/status; ` +
         `mount -o remount,rw,bind ${dir} ${dir} && echo REMOUNTED; ` +
@@ -333,7 +172,7 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
   });
 
   it('leaves files an approved command writes owned by the real user', async () => {
-    const dir = await project({ 'a.txt': 'a\n' });
+    const dir = await fx.project({ 'a.txt': 'a\n' });
     const result = await sandboxed(
       'mkdir made && echo x > made/file && id -u',
       false,
