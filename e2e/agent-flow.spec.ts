@@ -3,8 +3,7 @@
 // openai SDK against the scripted OpenAI-compatible server, and a real temp project folder.
 // Every wait is on DOM or disk state the scenario produces, never on time.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +15,9 @@ import {
   type ScriptedServer,
   type ScriptedTurn,
 } from '../src/test-support/scripted-openai-server';
-import {
-  openAppPage,
-  requireBuiltRenderer,
-  saveScreenshot,
-  RENDERER_DIR,
-} from './support/app-page';
-import { launchChromium } from './support/chromium';
-import { startStaticServer, type StaticServer } from './support/static-server';
+import { openAppPage, saveScreenshot } from './support/app-page';
+import type { StaticServer } from './support/static-server';
+import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
 import { startTestBridge, type TestBridge } from './support/test-bridge-server';
 
 const COLOUR_COMMAND = "printf '\\033[32mgreen\\033[0m\\n' && echo hi > out.txt";
@@ -77,6 +71,7 @@ function turnFor(_index: number, body: unknown): ScriptedTurn {
   return script[answered] ?? { text: 'done' };
 }
 
+let setup: BrowserSetup;
 let browser: Browser;
 let web: StaticServer;
 let openai: ScriptedServer;
@@ -86,15 +81,11 @@ let project: string;
 let dataDir: string;
 
 beforeAll(async () => {
-  requireBuiltRenderer();
-  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-e2e-agent-')));
-  project = join(root, 'shop');
-  await mkdir(project);
+  setup = await startBrowserSetup('tandem-e2e-agent-', 'shop');
+  ({ browser, web, root, project } = setup);
   await writeFile(join(project, 'notes.txt'), 'alpha\n');
   dataDir = join(root, 'data');
   openai = await startScriptedOpenAIServer({ turns: turnFor, model: 'scripted-model' });
-  browser = await launchChromium();
-  web = await startStaticServer(RENDERER_DIR);
   bridge = await startTestBridge({
     dataDir,
     chooseFolder: async () => project,
@@ -106,10 +97,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bridge?.close();
-  await browser?.close();
-  await web?.close();
   await openai?.close();
-  if (root) await rm(root, { recursive: true, force: true });
+  await setup?.close();
 });
 
 async function openProject(): Promise<{ page: Page; problems: string[] }> {

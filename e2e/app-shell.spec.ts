@@ -1,39 +1,26 @@
 // The built renderer in real Chromium, talking to the real main-process handlers over the bridge.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/chromium';
-import {
-  openAppPage,
-  requireBuiltRenderer,
-  saveScreenshot,
-  RENDERER_DIR,
-} from './support/app-page';
+import { openAppPage, saveScreenshot } from './support/app-page';
 import { SCRIPTED_COMMAND, ScriptedRunController } from './support/scripted-run-controller';
-import { startStaticServer, type StaticServer } from './support/static-server';
+import type { StaticServer } from './support/static-server';
+import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
 import { startTestBridge, type TestBridge } from './support/test-bridge-server';
 
+let setup: BrowserSetup;
 let browser: Browser;
 let web: StaticServer;
 let root: string;
 let project: string;
 
 beforeAll(async () => {
-  requireBuiltRenderer();
-  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-e2e-')));
-  project = join(root, 'demo-project');
-  await mkdir(project);
-  browser = await launchChromium();
-  web = await startStaticServer(RENDERER_DIR);
+  setup = await startBrowserSetup('tandem-e2e-', 'demo-project');
+  ({ browser, web, root, project } = setup);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+afterAll(() => setup?.close());
 
 describe('app shell without a provider', () => {
   let bridge: TestBridge;

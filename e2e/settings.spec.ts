@@ -1,8 +1,6 @@
 // The Settings view in real Chromium, over the real handlers: provider presets, the model list and
 // the connection test against the scripted OpenAI-compatible server, the write-only API key, and
 // the open project's mode, network setting, rules and grants.
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,18 +14,14 @@ import {
   startScriptedOpenAIServer,
   type ScriptedServer,
 } from '../src/test-support/scripted-openai-server';
-import {
-  openAppPage,
-  requireBuiltRenderer,
-  saveScreenshot,
-  RENDERER_DIR,
-} from './support/app-page';
-import { launchChromium } from './support/chromium';
-import { startStaticServer, type StaticServer } from './support/static-server';
+import { openAppPage, saveScreenshot } from './support/app-page';
+import type { StaticServer } from './support/static-server';
+import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
 import { startTestBridge, type TestBridge } from './support/test-bridge-server';
 
 const KEY = 'sk-e2e-4b1d9c7e2f0a6853';
 
+let setup: BrowserSetup;
 let browser: Browser;
 let web: StaticServer;
 let openai: ScriptedServer;
@@ -39,15 +33,11 @@ const grants = new GrantBook();
 let permissions: JsonFilePermissionsStore;
 
 beforeAll(async () => {
-  requireBuiltRenderer();
-  root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-e2e-settings-')));
-  project = join(root, 'shop');
-  await mkdir(project);
+  setup = await startBrowserSetup('tandem-e2e-settings-', 'shop');
+  ({ browser, web, root, project } = setup);
   const dataDir = join(root, 'data');
   permissions = new JsonFilePermissionsStore(dataDir);
   openai = await startScriptedOpenAIServer({ turns: [], model: 'scripted-model' });
-  browser = await launchChromium();
-  web = await startStaticServer(RENDERER_DIR);
   bridge = await startTestBridge({
     dataDir,
     chooseFolder: async () => project,
@@ -64,10 +54,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bridge?.close();
-  await browser?.close();
-  await web?.close();
   await openai?.close();
-  if (root) await rm(root, { recursive: true, force: true });
+  await setup?.close();
 });
 
 /** Every text and form value in the page: the key must be in none of them. */

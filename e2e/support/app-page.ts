@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { bridgeClientScript } from './bridge-client';
 
 export const RENDERER_DIR = resolve(__dirname, '../../out/renderer');
-export const ARTIFACTS_DIR = resolve(__dirname, '../artifacts');
+const ARTIFACTS_DIR = resolve(__dirname, '../artifacts');
 
 export function requireBuiltRenderer(): void {
   if (!existsSync(join(RENDERER_DIR, 'index.html'))) {

@@ -4,11 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_MISSING_MESSAGE =
+const CHROMIUM_MISSING_MESSAGE =
   'Chromium is not installed, and the window tests need it. Install it with: ' +
   'apt-get update && apt-get install -y chromium';
 
-export function findChromium(): string {
+function findChromium(): string {
   const fromEnv = process.env.TANDEM_CHROMIUM;
   if (fromEnv && existsSync(fromEnv)) return fromEnv;
   try {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/content-security-policy';
 
-export const TEST_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+const TEST_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
   "connect-src 'self'",
   "connect-src 'self' ws://127.0.0.1:*",
 );

@@ -12,7 +12,7 @@ const path = z
   .max(4096)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-export const approvalAnswerSchema = z.discriminatedUnion('kind', [
+const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z.object({ kind: z.literal('allow-always') }).strict(),
@@ -45,7 +45,7 @@ export const baseUrlSchema = z
     }
   }, 'the base URL must be an http:// or https:// URL, e.g. https://api.openai.com/v1');
 
-export const providerSettingsSchema = z
+const providerSettingsSchema = z
   .object({
     baseUrl: baseUrlSchema,
     model: z
@@ -60,7 +60,7 @@ export const providerSettingsSchema = z
   })
   .strict();
 
-export const apiKeySchema = z
+const apiKeySchema = z
   .string()
   .trim()
   .min(1, 'the API key is empty')

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppEvent } from '../../shared/api';
+import type { AppEvent, WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import { GrantBook } from '../permissions/grant-book';
 import {
@@ -43,6 +43,22 @@ function deps(overrides: Partial<HandlerDeps> = {}): HandlerDeps {
     permissions: new JsonFilePermissionsStore(dataDir),
     grants: new GrantBook(),
     ...overrides,
+  };
+}
+
+/** A factory that makes a RecordingController per folder and keeps them, oldest first. */
+function recordingFactory(): {
+  made: RecordingController[];
+  runControllerFactory: (ws: WorkspaceInfo) => RecordingController;
+} {
+  const made: RecordingController[] = [];
+  return {
+    made,
+    runControllerFactory: (ws) => {
+      const c = new RecordingController(ws.folder);
+      made.push(c);
+      return c;
+    },
   };
 }
 
@@ -198,16 +214,8 @@ describe('run handlers', () => {
   });
 
   it('forwards to the controller of the open folder and pushes its events', async () => {
-    const made: RecordingController[] = [];
-    const backend = createHandlers(
-      deps({
-        runControllerFactory: (ws) => {
-          const c = new RecordingController(ws.folder);
-          made.push(c);
-          return c;
-        },
-      }),
-    );
+    const { made, runControllerFactory } = recordingFactory();
+    const backend = createHandlers(deps({ runControllerFactory }));
     const events: AppEvent[] = [];
     backend.onEvent((e) => events.push(e));
     await backend.handlers.openFolder(project);
@@ -269,16 +277,8 @@ describe('run handlers', () => {
   });
 
   it('keeps the run when the same folder is reopened, also after a mode change', async () => {
-    const made: RecordingController[] = [];
-    const { handlers } = createHandlers(
-      deps({
-        runControllerFactory: (ws) => {
-          const c = new RecordingController(ws.folder);
-          made.push(c);
-          return c;
-        },
-      }),
-    );
+    const { made, runControllerFactory } = recordingFactory();
+    const { handlers } = createHandlers(deps({ runControllerFactory }));
     await handlers.openFolder(project);
     await handlers.startRun('t');
     await handlers.openFolder(project);
@@ -291,16 +291,8 @@ describe('run handlers', () => {
   });
 
   it("delivers the stopped run's last events before the folder changes", async () => {
-    const made: RecordingController[] = [];
-    const backend = createHandlers(
-      deps({
-        runControllerFactory: (ws) => {
-          const c = new RecordingController(ws.folder);
-          made.push(c);
-          return c;
-        },
-      }),
-    );
+    const { made, runControllerFactory } = recordingFactory();
+    const backend = createHandlers(deps({ runControllerFactory }));
     const events: AppEvent[] = [];
     backend.onEvent((e) => events.push(e));
     await backend.handlers.openFolder(project);

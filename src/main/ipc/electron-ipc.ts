@@ -12,7 +12,7 @@ export interface ElectronIpcOptions {
   readonly trusted: () => { readonly webContents: WebContents; readonly appUrl: string } | null;
 }
 
-export const UNTRUSTED_SENDER_MESSAGE = "Refused: this request did not come from Tandem's window.";
+const UNTRUSTED_SENDER_MESSAGE = "Refused: this request did not come from Tandem's window.";
 
 export function bindElectronIpc(options: ElectronIpcOptions): () => void {
   const dispatch = createValidatedDispatcher(options.backend.handlers);

@@ -34,7 +34,7 @@ export function ruleId(rule: PermissionRule): string {
   return `rule-${createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16)}`;
 }
 
-export function autonomousRefusal(sandbox: SandboxState): string {
+function autonomousRefusal(sandbox: SandboxState): string {
   return (
     `${MODE_LABELS.autonomous} mode needs a sandbox for commands, and this machine has none ` +
     `(${sandbox.description}). Choose another mode.`

@@ -13,7 +13,7 @@ interface RecentFile {
   readonly folders: readonly string[];
 }
 
-export const RECENT_FOLDERS_FILE = 'recent-folders.json';
+const RECENT_FOLDERS_FILE = 'recent-folders.json';
 
 export function createRecentFolders(dataDir: string, limit = 10): RecentFolders {
   const file = join(dataDir, RECENT_FOLDERS_FILE);

@@ -1,19 +1,20 @@
 // The seam between the IPC handlers and the agent core. The composition root wires a real
 // controller (runner + permission broker) per open folder; the handlers only forward to it.
-import type { AlwaysRulePreview, RevertOutcome, WorkspaceInfo } from '../../shared/api';
+import type { TandemApi, WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
-import type { ApprovalAnswer } from '../../shared/tool-types';
 
-export interface RunController {
-  startRun(task: string): Promise<{ readonly runId: string; readonly sessionId: string }>;
-  stopRun(runId: string): Promise<void>;
-  answerApproval(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
-  /** The rule "Always allow" would store for a pending request, and what it would have matched. */
-  previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview>;
-  /** The person's keystrokes into a running command; false when that command is not running. */
-  sendTerminalInput(callId: string, data: string): Promise<boolean>;
-  revertCall(callId: string): Promise<RevertOutcome>;
-  revertRun(runId: string): Promise<RevertOutcome>;
+/** The window's methods that a run controller serves (the handlers forward them). */
+export type RunMethod =
+  | 'startRun'
+  | 'stopRun'
+  | 'answerApproval'
+  | 'previewAlwaysRule'
+  | 'sendTerminalInput'
+  | 'revertCall'
+  | 'revertRun';
+
+/** The run methods of the window's API, with the same signatures, served per open folder. */
+export interface RunController extends Pick<TandemApi, RunMethod> {
   /** Subscribe to run events; returns the unsubscribe function. */
   onEvent(listener: (sessionId: string, event: RunEvent) => void): () => void;
   /** Stops any run and releases resources (called when another folder is opened or on quit). */

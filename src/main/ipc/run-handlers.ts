@@ -7,18 +7,10 @@ import {
   NO_PROVIDER_MESSAGE,
   type RunController,
   type RunControllerFactory,
+  type RunMethod,
 } from './run-controller';
 
-export interface RunHandlers extends Pick<
-  TandemHandlers,
-  | 'startRun'
-  | 'stopRun'
-  | 'answerApproval'
-  | 'previewAlwaysRule'
-  | 'sendTerminalInput'
-  | 'revertCall'
-  | 'revertRun'
-> {
+export interface RunHandlers extends Pick<TandemHandlers, RunMethod> {
   /** The open folder changed: the old controller is disposed, a new one is made on demand. */
   workspaceChanged(workspace: WorkspaceInfo | null): Promise<void>;
   dispose(): Promise<void>;

@@ -11,7 +11,7 @@ export class IpcValidationError extends Error {
 
 export type InvokeDispatcher = (method: string, args: unknown) => Promise<unknown>;
 
-export function isInvokeMethod(method: unknown): method is TandemInvokeMethod {
+function isInvokeMethod(method: unknown): method is TandemInvokeMethod {
   return (
     typeof method === 'string' && (TANDEM_INVOKE_METHODS as readonly string[]).includes(method)
   );
@@ -45,7 +45,7 @@ export function createValidatedDispatcher(handlers: TandemHandlers): InvokeDispa
   };
 }
 
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 5)
     .map((issue) => {

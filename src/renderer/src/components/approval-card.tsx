@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { AlwaysRulePreview } from '../../../shared/api';
 import type { ApprovalAnswer } from '../../../shared/tool-types';
 import { isAllow } from '../../../shared/tool-types';
@@ -7,12 +7,12 @@ import { useSessionStore } from '../stores/session-store';
 import type { TraceItem } from '../stores/trace-model';
 import { AlwaysRuleConfirm } from './always-rule-confirm';
 import { ApprovalDetails, previewSummary } from './approval-details';
-import { shortcutFor, type Choice } from './approval-shortcuts';
+import { SHORTCUT_KEYS, shortcutFor, type Choice } from './approval-shortcuts';
 
 type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
 /** "Allow for a while" on the card: a timed grant. */
-export const ALLOW_FOR_MINUTES = 30;
+const ALLOW_FOR_MINUTES = 30;
 
 const ANSWER_LABELS: Record<ApprovalAnswer['kind'], string> = {
   'allow-once': 'Allowed once',
@@ -22,6 +22,20 @@ const ANSWER_LABELS: Record<ApprovalAnswer['kind'], string> = {
   deny: 'Denied',
   'deny-with-note': 'Denied with a note',
 };
+
+/** The choice buttons, in order; the deny pair sits apart at the end. */
+const CHOICE_BUTTONS: readonly {
+  readonly choice: Choice;
+  readonly label: string;
+  readonly tone?: 'primary' | 'danger-outline' | 'ghost';
+}[] = [
+  { choice: 'allow-once', label: 'Allow once', tone: 'primary' },
+  { choice: 'allow-session', label: 'Allow for session' },
+  { choice: 'allow-for', label: `Allow for ${ALLOW_FOR_MINUTES} minutes` },
+  { choice: 'always', label: 'Always allow in this project…' },
+  { choice: 'deny', label: 'Deny', tone: 'danger-outline' },
+  { choice: 'note', label: 'Deny with note', tone: 'ghost' },
+];
 
 type Step =
   | { readonly kind: 'choose' }
@@ -184,77 +198,22 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
         />
       ) : (
         <div className="approval-actions">
-          <ChoiceButton
-            label="Allow once"
-            hint="Y"
-            primary
-            disabled={sent}
-            onClick={() => choose('allow-once')}
-          />
-          <ChoiceButton
-            label="Allow for session"
-            hint="S"
-            disabled={sent}
-            onClick={() => choose('allow-session')}
-          />
-          <ChoiceButton
-            label={`Allow for ${ALLOW_FOR_MINUTES} minutes`}
-            hint="M"
-            disabled={sent}
-            onClick={() => choose('allow-for')}
-          />
-          <ChoiceButton
-            label="Always allow in this project…"
-            hint="A"
-            disabled={sent}
-            onClick={() => choose('always')}
-          />
-          <span className="spacer" />
-          <ChoiceButton
-            label="Deny"
-            hint="N"
-            danger
-            disabled={sent}
-            onClick={() => choose('deny')}
-          />
-          <ChoiceButton
-            label="Deny with note"
-            hint="D"
-            ghost
-            disabled={sent}
-            onClick={() => choose('note')}
-          />
+          {CHOICE_BUTTONS.map(({ choice, label, tone }) => (
+            <Fragment key={choice}>
+              {choice === 'deny' && <span className="spacer" />}
+              <button
+                type="button"
+                className={`button${tone ? ` ${tone}` : ''}`}
+                disabled={sent}
+                onClick={() => choose(choice)}
+                aria-keyshortcuts={SHORTCUT_KEYS[choice].toUpperCase()}
+              >
+                {label} <kbd>{SHORTCUT_KEYS[choice].toUpperCase()}</kbd>
+              </button>
+            </Fragment>
+          ))}
         </div>
       )}
     </article>
   );
 });
-
-function ChoiceButton(props: {
-  label: string;
-  hint: string;
-  primary?: boolean;
-  danger?: boolean;
-  ghost?: boolean;
-  disabled: boolean;
-  onClick: () => void;
-}): React.JSX.Element {
-  const tone = props.primary
-    ? ' primary'
-    : props.danger
-      ? ' danger-outline'
-      : props.ghost
-        ? ' ghost'
-        : '';
-  return (
-    <button
-      type="button"
-      className={`button${tone}`}
-      disabled={props.disabled}
-      onClick={props.onClick}
-      aria-keyshortcuts={props.hint}
-    >
-      {props.label} <kbd>{props.hint}</kbd>
-    </button>
-  );
-}

@@ -3,15 +3,19 @@
 
 export type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
 
-/** Keyboard answers for the first pending card. */
-const SHORTCUTS: Readonly<Record<string, Choice>> = {
-  y: 'allow-once',
-  s: 'allow-session',
-  m: 'allow-for',
-  a: 'always',
-  n: 'deny',
-  d: 'note',
+/** The key that answers the first pending card with each choice (shown on its button). */
+export const SHORTCUT_KEYS: Readonly<Record<Choice, string>> = {
+  'allow-once': 'y',
+  'allow-session': 's',
+  'allow-for': 'm',
+  always: 'a',
+  deny: 'n',
+  note: 'd',
 };
+
+const SHORTCUTS: ReadonlyMap<string, Choice> = new Map(
+  (Object.entries(SHORTCUT_KEYS) as [Choice, string][]).map(([choice, key]) => [key, choice]),
+);
 
 /** The parts of a KeyboardEvent the decision reads. */
 export interface ShortcutKeyEvent {
@@ -50,7 +54,7 @@ export function shortcutFor(event: ShortcutKeyEvent, step: CardStep): ShortcutAc
     case 'note':
       return null;
     case 'choose': {
-      const choice = SHORTCUTS[event.key.toLowerCase()];
+      const choice = SHORTCUTS.get(event.key.toLowerCase());
       return choice ? { kind: 'choose', choice } : null;
     }
   }

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { TERMINAL_INPUT_MAX } from '../../../shared/api';
 
 /** Lines kept above the screen; older ones are dropped (DESIGN.md §6). */
-export const TERMINAL_SCROLLBACK = 2000;
+const TERMINAL_SCROLLBACK = 2000;
 const MIN_ROWS = 2;
 const MAX_ROWS = 18;
 

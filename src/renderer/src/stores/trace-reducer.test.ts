@@ -153,6 +153,37 @@ describe('applyRunEvent', () => {
     expect(tool?.kind === 'tool' && tool.outputTotal).toBe(big.length + 3);
   });
 
+  it('sends output to its own card, leaving the other items as they were', () => {
+    const before = fold([
+      started,
+      toolStarted,
+      approval,
+      { ...toolStarted, callId: 'c2', args: { command: 'ls' }, at: 4 },
+    ]);
+    const after = applyRunEvent(before, {
+      type: 'tool-output',
+      runId: run,
+      callId: 'c1',
+      chunk: 'ok\n',
+    });
+    const index = before.items.findIndex((i) => i.id === 'c1');
+    expect(after.items[index]).toMatchObject({ id: 'c1', output: 'ok\n', outputTotal: 3 });
+    expect(after.items.filter((_, i) => i !== index)).toEqual(
+      before.items.filter((_, i) => i !== index),
+    );
+    after.items.forEach((item, i) => {
+      if (i !== index) expect(item).toBe(before.items[i]);
+    });
+    // Output for a call the trace does not know changes nothing.
+    const unknown = applyRunEvent(after, {
+      type: 'tool-output',
+      runId: run,
+      callId: 'missing',
+      chunk: 'x',
+    });
+    expect(unknown).toBe(after);
+  });
+
   it('adds up usage and ends the run with a notice unless it finished normally', () => {
     const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
     const state = fold([

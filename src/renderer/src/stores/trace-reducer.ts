@@ -156,12 +156,14 @@ function updateTool(
   callId: string,
   change: (tool: ToolItem) => Partial<Omit<ToolItem, 'kind' | 'id'>>,
 ): TraceState {
-  return {
-    ...state,
-    items: state.items.map((item) =>
-      item.kind === 'tool' && item.id === callId ? { ...item, ...change(item) } : item,
-    ),
-  };
+  // Output chunks arrive many times a second for the newest card: search from the end and replace
+  // one slot instead of mapping (and re-testing) every item of a long trace per chunk.
+  const index = state.items.findLastIndex((item) => item.kind === 'tool' && item.id === callId);
+  const tool = state.items[index];
+  if (tool?.kind !== 'tool') return state;
+  const items = state.items.slice();
+  items[index] = { ...tool, ...change(tool) };
+  return { ...state, items };
 }
 
 function approvalFields(event: ApprovalRequestedEvent): ApprovalRequestFields {
