@@ -13,8 +13,8 @@ import type { Asker } from './asker';
 import { createPermissionGate } from './create-permission-gate';
 import type { GateVerdict, PermissionGate } from './gate';
 import { GrantBook } from './grant-book';
-import { listActiveGrants, revokeGrant } from './grant-list';
-import { JsonFilePermissionsStore } from './project-permissions-store';
+import { describeRule } from './permission-rule';
+import { JsonFilePermissionsStore, withoutRule } from './project-permissions-store';
 
 const SANDBOXED: SandboxState = { kind: 'bwrap', available: true, description: 'bubblewrap' };
 const shellTool = createShellTool({ probe: async () => SANDBOXED });
@@ -188,12 +188,11 @@ describe('createPermissionGate', () => {
     await answer({ kind: 'allow-for', minutes: 30 }, call(shellTool, { command: 'make build' }));
     now += 29 * 60_000;
     expect((await call(shellTool, { command: 'make build' })).kind).toBe('run');
-    const listed = await listActiveGrants(
-      grants,
-      new JsonFilePermissionsStore(dataDir),
-      folder,
-      's1',
-    );
+    const listed = grants.active(folder, 's1').map((g) => ({
+      kind: g.scope.kind,
+      description: describeRule(g.rule),
+      lastUsedAt: g.lastUsedAt,
+    }));
     expect(listed).toMatchObject([{ kind: 'until', description: '`make build`', lastUsedAt: now }]);
     now += 60_000;
     const expired = call(shellTool, { command: 'make build' });
@@ -216,9 +215,14 @@ describe('createPermissionGate', () => {
     expect(verdict).toEqual({ kind: 'run', provenance: 'rule `npm test` of this project' });
 
     const store = new JsonFilePermissionsStore(dataDir);
-    const listed = await listActiveGrants(grants, store, folder, 'new');
-    expect(listed).toMatchObject([{ kind: 'always', description: '`npm test`', lastUsedAt: now }]);
-    expect(await revokeGrant(grants, store, folder, listed[0]!)).toBe(true);
+    const stored = await store.load(folder);
+    const listed = stored.rules.map((r) => ({
+      description: describeRule(r.rule),
+      lastUsedAt: grants.ruleLastUsed(folder, r.rule),
+    }));
+    expect(listed).toMatchObject([{ description: '`npm test`', lastUsedAt: now }]);
+    // Revoking (what Settings' delete does): the rule is gone from the store.
+    await store.save(folder, withoutRule(stored, stored.rules[0]!.rule));
     expect((await store.load(folder)).rules).toEqual([]);
   });
 
