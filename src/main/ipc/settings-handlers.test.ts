@@ -170,6 +170,22 @@ describe('settings handlers', () => {
     }
   });
 
+  it('applies changes sent together in order, without one undoing the other', async () => {
+    // The window saves the URL on blur while "Save key" is clicked: both arrive at once.
+    const saved = call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: '', presetId: 'custom' },
+    ]);
+    const keyed = call('setApiKey', [KEY]);
+    await Promise.all([saved, keyed]);
+    await expect(call('getSettings', [])).resolves.toMatchObject({
+      baseUrl: server.baseUrl,
+      hasApiKey: true,
+      keyHeldFor: null,
+    });
+    await expect(call('listModels', [])).resolves.toEqual(['scripted-model']);
+    expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
   it('explains a failed model list as an error with a message', async () => {
     await call('setProviderSettings', [
       { baseUrl: 'http://127.0.0.1:9/v1', model: '', presetId: 'custom' },

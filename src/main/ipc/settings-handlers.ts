@@ -29,6 +29,16 @@ export type SettingsHandlers = Pick<
 export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandlers {
   const load = () => loadProviderConfig(deps.settings, deps.secrets);
 
+  // Each change reads the stored settings and writes them back. The window may send two at once
+  // (a field's blur saves while "Save key" is clicked); run them one after another in arrival
+  // order so neither overwrites the other with what it read before.
+  let changes: Promise<unknown> = Promise.resolve();
+  function exclusive<T>(change: () => Promise<T>): Promise<T> {
+    const next = changes.then(change, change);
+    changes = next.catch(() => undefined);
+    return next;
+  }
+
   async function info(): Promise<SettingsInfo> {
     const config = await load();
     const storage = deps.secrets.describe();
@@ -45,25 +55,28 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
 
   return {
     getSettings: info,
-    async setProviderSettings(input) {
-      const stored = await deps.settings.load();
-      // The key's origin is main's record, never the window's to set.
-      await deps.settings.save({
-        baseUrl: input.baseUrl,
-        model: input.model,
-        presetId: input.presetId,
-        ...(stored.keyOrigin !== undefined ? { keyOrigin: stored.keyOrigin } : {}),
-      });
-      return info();
-    },
-    async setApiKey(key) {
-      await storeApiKey(deps.settings, deps.secrets, key);
-      return info();
-    },
-    async clearApiKey() {
-      await clearApiKey(deps.settings, deps.secrets);
-      return info();
-    },
+    setProviderSettings: (input) =>
+      exclusive(async () => {
+        const stored = await deps.settings.load();
+        // The key's origin is main's record, never the window's to set.
+        await deps.settings.save({
+          baseUrl: input.baseUrl,
+          model: input.model,
+          presetId: input.presetId,
+          ...(stored.keyOrigin !== undefined ? { keyOrigin: stored.keyOrigin } : {}),
+        });
+        return info();
+      }),
+    setApiKey: (key) =>
+      exclusive(async () => {
+        await storeApiKey(deps.settings, deps.secrets, key);
+        return info();
+      }),
+    clearApiKey: () =>
+      exclusive(async () => {
+        await clearApiKey(deps.settings, deps.secrets);
+        return info();
+      }),
     async listModels() {
       const config = await load();
       return listModels(config.baseUrl, config.apiKey, deps.probe);
