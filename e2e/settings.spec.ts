@@ -94,7 +94,16 @@ describe('settings', () => {
 
     await page.getByRole('button', { name: 'Load models' }).click();
     const models = page.getByRole('list', { name: 'Available models' });
-    await models.getByRole('button', { name: 'scripted-model' }).click();
+    await models
+      .getByRole('button', { name: 'scripted-model' })
+      .click({ timeout: 15_000 })
+      .catch(async (error: unknown) => {
+        // Say what the person would have seen instead of the list.
+        const shown = await page.locator('.settings-view, body').first().innerText();
+        throw new Error(
+          `the model list did not appear (${String(error)}); the page shows:\n${shown}`,
+        );
+      });
     expect(await page.getByRole('textbox', { name: 'Model' }).inputValue()).toBe('scripted-model');
     // The stored key went to the provider, from main.
     expect(openai.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
