@@ -1,6 +1,7 @@
 // The Settings view in real Chromium, over the real handlers: provider presets, the model list and
 // the connection test against the scripted OpenAI-compatible server, the write-only API key, and
 // the open project's mode, network setting, rules and grants.
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,9 @@ async function everythingShown(page: Page): Promise<string> {
 
 describe('settings', () => {
   it('sets up a provider from a preset, loads models, tests the connection, and never shows the key', async () => {
+    // Start with no provider, so a retry begins where the first attempt did.
+    await secrets.clear();
+    await rm(join(root, 'data', 'settings.json'), { force: true });
     const { page, problems } = await openAppPage(browser, web.url, bridge.url);
     await page.getByText('No provider yet').waitFor();
     await page.getByRole('button', { name: 'Set up a provider' }).click();
