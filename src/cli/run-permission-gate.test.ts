@@ -97,9 +97,10 @@ describe('createRunPermissionGate', () => {
       stdinIsTTY: false,
       write: () => {},
     });
-    expect(await call(second.gate, 'npm test', [])).toEqual({
+    expect(await call(second.gate, 'npm test', [])).toMatchObject({
       kind: 'run',
       provenance: 'rule `npm test` of this project',
+      permit: { basis: 'rule' },
     });
     expect((await call(second.gate, 'make', [])).kind).toBe('refuse');
   });

@@ -35,7 +35,12 @@ export interface HarnessOptions extends ScriptedServerOptions {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export const allowAll: PermissionGate = async () => ({ kind: 'run', provenance: 'test gate' });
+/** Runs everything, as a person answering yes to every card would. */
+export const allowAll: PermissionGate = async () => ({
+  kind: 'run',
+  provenance: 'test gate',
+  permit: { basis: 'person' },
+});
 
 export async function makeTempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `tandem-${prefix}-`));

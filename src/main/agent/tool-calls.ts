@@ -132,7 +132,7 @@ async function answerOne(
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 
-  const result = await deps.registry.execute(tool, args, ctx);
+  const result = await deps.registry.execute(tool, args, { ...ctx, permit: verdict.permit });
   if (tool.effect === 'network' || tool.name.startsWith('mcp__')) {
     taint.taintedBy ??= describeTaint(tool.name, () => tool.target?.(args as never, ctx));
   }

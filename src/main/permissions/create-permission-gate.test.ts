@@ -122,7 +122,12 @@ describe('createPermissionGate', () => {
   it('runs reads without asking and records the decision', async () => {
     await writeFile(join(folder, 'a.txt'), 'a');
     const verdict = await call(shellTool, { command: 'cat a.txt' });
-    expect(verdict).toEqual({ kind: 'run', provenance: 'read-only' });
+    expect(verdict).toMatchObject({ kind: 'run', provenance: 'read-only' });
+    // The shell runs from the verdict the decision rested on, read-only.
+    expect(verdict.kind === 'run' && verdict.permit).toMatchObject({
+      basis: 'read-only',
+      command: { command: 'cat a.txt', safe: true, canonical: "'cat' 'a.txt'" },
+    });
     expect(events).toEqual([
       {
         type: 'permission-decided',
@@ -137,7 +142,11 @@ describe('createPermissionGate', () => {
 
   it('allow once runs that call only, with "you allowed it at 14:02"', async () => {
     const first = await answer({ kind: 'allow-once' }, call(shellTool, { command: 'npm test' }));
-    expect(first).toEqual({ kind: 'run', provenance: 'you allowed it at 14:02' });
+    expect(first).toMatchObject({
+      kind: 'run',
+      provenance: 'you allowed it at 14:02',
+      permit: { basis: 'person' },
+    });
     const second = call(shellTool, { command: 'npm test' });
     const request = await nextAsked(2);
     expect(request.preview.kind).toBe('command');
@@ -159,9 +168,10 @@ describe('createPermissionGate', () => {
   it('allow for this session covers the same prefix in this session only, until the session ends', async () => {
     await answer({ kind: 'allow-session' }, call(shellTool, { command: 'npm test' }));
     const again = await call(shellTool, { command: 'npm test -- --ci' });
-    expect(again).toEqual({
+    expect(again).toMatchObject({
       kind: 'run',
       provenance: 'you allowed `npm test` for this session at 14:02',
+      permit: { basis: 'grant', command: { canonical: "'npm' 'test' '--' '--ci'" } },
     });
     // Per sub-command: the grant does not carry `rm` along.
     const compound = call(shellTool, { command: 'npm test && rm -rf build' });
@@ -212,7 +222,11 @@ describe('createPermissionGate', () => {
       { command: 'npm test' },
       { gate: restarted, sessionId: 'new' },
     );
-    expect(verdict).toEqual({ kind: 'run', provenance: 'rule `npm test` of this project' });
+    expect(verdict).toMatchObject({
+      kind: 'run',
+      provenance: 'rule `npm test` of this project',
+      permit: { basis: 'rule' },
+    });
 
     const store = new JsonFilePermissionsStore(dataDir);
     const stored = await store.load(folder);

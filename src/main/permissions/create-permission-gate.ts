@@ -87,9 +87,20 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
 
     switch (decided.decision) {
       case 'run':
+        // The shell narrows what it runs by the basis; a decision without one does not run.
+        if (!decided.basis) {
+          return { kind: 'refuse', message: `${tool.name} was not run: the policy gave no basis.` };
+        }
         for (const grant of decided.usedGrants) options.grants.markUsed(grant.id);
         for (const rule of decided.usedRules) options.grants.markRuleUsed(ctx.folder, rule);
-        return { kind: 'run', provenance: decided.provenance ?? decided.reasons.join('; ') };
+        return {
+          kind: 'run',
+          provenance: decided.provenance ?? decided.reasons.join('; '),
+          permit: {
+            basis: decided.basis,
+            ...(decided.command ? { command: decided.command } : {}),
+          },
+        };
       case 'refuse':
         return { kind: 'refuse', message: decided.refusal ?? decided.reasons.join('; ') };
       case 'ask':
@@ -165,7 +176,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         continue;
       }
       await remember(answered.answer, decided, request);
-      return { kind: 'run', provenance: allowedAt(answered.at) };
+      return {
+        kind: 'run',
+        provenance: allowedAt(answered.at),
+        permit: { basis: 'person', ...(decided.command ? { command: decided.command } : {}) },
+      };
     }
     return {
       kind: 'refuse',

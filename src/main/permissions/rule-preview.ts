@@ -68,14 +68,7 @@ async function wouldRun(
     case 'command': {
       if (call.command === undefined) return false;
       const classification = await deps.classifyCommand(call.command, folder);
-      const { coverage } = await coverClassification(
-        classification,
-        [rule],
-        [],
-        false,
-        folder,
-        deps,
-      );
+      const { coverage } = coverClassification(classification, [rule], [], false);
       return coverage.covered;
     }
   }

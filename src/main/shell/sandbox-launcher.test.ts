@@ -85,7 +85,8 @@ describe('bwrapArgv', () => {
     { path: '/p/sub/.git', kind: 'file' },
   ] as const;
   it.each([
-    [READ_ONLY, '--ro-bind /p /p --unshare-net'],
+    // A command no one approved also gets an empty /run: no host sockets.
+    [READ_ONLY, '--tmpfs /run --ro-bind /p /p --unshare-net'],
     [
       NO_GIT,
       '--bind /p /p --ro-bind /p/.git /p/.git --ro-bind /p/sub/.git /p/sub/.git --unshare-net',
@@ -107,6 +108,15 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(await readFile(path.join(folder, 'made.txt'), 'utf8')).toBe('inside\n');
     await expect(readFile(path.join(outside, 'escape.txt'))).rejects.toThrow();
     expect(result.text).toMatch(/escape\.txt: Read-only file system/);
+  });
+
+  it('gives a read-only command an empty /run, and an approved one the host /run', async () => {
+    const host = readdirSync('/run');
+    expect(host.length).toBeGreaterThan(0);
+    const readOnly = await sandboxed('ls -A /run | wc -l', false, {}, READ_ONLY);
+    expect(readOnly.text.trim()).toBe('0');
+    const approved = await sandboxed('ls -A /run | wc -l');
+    expect(Number(approved.text.trim())).toBeGreaterThan(0);
   });
 
   it('has a private /tmp', async () => {

@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** What the command may do to the project folder; see `accessForCommand`. */
+/** What the command may do to the project folder; see `planCommandRun`. */
 export type ProjectAccess =
   | { readonly kind: 'read-only' }
   | { readonly kind: 'read-write'; readonly git: 'read-only' | 'protected' };
@@ -157,6 +157,8 @@ export function bwrapArgv(
   gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
 ): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
+  // A command no one approved reaches no host socket (the session bus, a docker or ssh agent).
+  if (plan.access.kind === 'read-only') argv.push(...hostSocketMounts(plan.folder));
   // Hide the home folder (unless it is the system root or the project itself).
   if (
     plan.home &&
@@ -176,6 +178,23 @@ export function bwrapArgv(
   if (!plan.allowNetwork) argv.push('--unshare-net');
   argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
   return argv;
+}
+
+/** Folders of host sockets, emptied for read-only commands (not when the project is inside one). */
+export const SOCKET_FOLDERS: readonly string[] = ['/run', '/var/run'];
+
+function hostSocketMounts(folder: string): string[] {
+  const mounts: string[] = [];
+  for (const dir of SOCKET_FOLDERS) {
+    let real: boolean;
+    try {
+      real = lstatSync(dir).isDirectory(); // /var/run is usually a link to /run: covered by it
+    } catch {
+      real = false;
+    }
+    if (real && !isInside(dir, folder)) mounts.push('--tmpfs', dir);
+  }
+  return mounts;
 }
 
 function quoteSbpl(value: string): string {
@@ -223,11 +242,18 @@ export function sandboxExecProfile(
       `(allow file-read* (subpath ${quoteSbpl(plan.folder)}) (literal ${quoteSbpl(plan.home)}))`,
     );
   }
+  if (plan.access.kind === 'read-only') {
+    lines.push(
+      ';; A command no one approved reaches no host socket.',
+      '(deny network-outbound (remote unix-socket))',
+      '(deny file-read* (subpath "/private/var/run") (subpath "/var/run"))',
+    );
+  }
   if (!plan.allowNetwork)
     lines.push(
       ';; Network is off unless the person allowed it.',
       '(deny network*)',
-      '(allow network* (local unix))',
+      ...(plan.access.kind === 'read-only' ? [] : ['(allow network* (local unix))']),
     );
   return `${lines.join('\n')}\n`;
 }
