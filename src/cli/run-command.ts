@@ -13,6 +13,7 @@ import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import type { CliCommand } from './commands';
 import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
+import { terminalTextFor } from './terminal-text';
 
 const USAGE = `Usage: tandem run --folder DIR --base-url URL --model NAME [options] "task"
 
@@ -57,7 +58,8 @@ export const runCommand: CliCommand = {
       return await runTask(flags, io, deps);
     } catch (error) {
       if (error instanceof CliFailure) {
-        io.stderr.write(`tandem run: ${error.message}\n`);
+        // The message can quote a file (the permissions store) or a provider's reply.
+        io.stderr.write(`tandem run: ${terminalTextFor(io.stderr, io.env).line(error.message)}\n`);
         if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
         return error.exitCode;
       }
@@ -169,6 +171,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     stdin: io.stdin,
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void io.stderr.write(text),
+    text: terminalTextFor(io.stderr, io.env),
   });
   const gate = permissions.gate;
 
@@ -209,7 +212,9 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   }
 }
 
-function report(reason: RunFinishReason, message: string, io: CliIo): number {
+function report(reason: RunFinishReason, finishMessage: string, io: CliIo): number {
+  // A run's last message can carry a provider's or the model's text.
+  const message = terminalTextFor(io.stderr, io.env).line(finishMessage);
   switch (reason) {
     case 'done':
       return EXIT.ok;

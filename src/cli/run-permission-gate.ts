@@ -15,6 +15,7 @@ import {
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { sessionsDir } from '../main/store/transcript';
 import { createTerminalAsker } from './terminal-asker';
+import type { TerminalText } from './terminal-text';
 
 export interface RunPermissionGateOptions {
   /** Real path of the project folder. */
@@ -26,6 +27,8 @@ export interface RunPermissionGateOptions {
   readonly stdinIsTTY: boolean;
   /** Where cards and warnings go (stderr, so stdout stays clean for --json). */
   readonly write: (text: string) => void;
+  /** How model- and file-controlled text is shown there (default: plain visible escapes). */
+  readonly text?: TerminalText;
 }
 
 export interface RunPermissionGate {
@@ -48,6 +51,7 @@ export function createRunPermissionGate(options: RunPermissionGateOptions): RunP
     input: options.stdin,
     interactive: options.stdinIsTTY,
     write: options.write,
+    ...(options.text ? { text: options.text } : {}),
     describeAlways: async (_request, context) => {
       if (context.rules.length === 0) return null;
       const calls = earlierCallsFromEvents(

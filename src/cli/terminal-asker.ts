@@ -5,6 +5,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ToolPreview } from '../shared/tool-types';
 import type { AnsweredBy, PendingApproval } from '../main/permissions/approval-broker';
 import type { AskContext, Asker } from '../main/permissions/asker';
+import { PLAIN_TERMINAL_TEXT, type TerminalText } from './terminal-text';
 
 export interface TerminalAskerOptions {
   readonly input: NodeJS.ReadableStream;
@@ -16,6 +17,8 @@ export interface TerminalAskerOptions {
     request: PendingApproval,
     context: AskContext,
   ) => Promise<string | null>;
+  /** How text the model or a file controls is shown (default: plain visible escapes). */
+  readonly text?: TerminalText;
 }
 
 type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => void;
@@ -57,6 +60,7 @@ export interface TerminalAsker extends Asker {
 }
 
 export function createTerminalAsker(options: TerminalAskerOptions): TerminalAsker {
+  const text = options.text ?? PLAIN_TERMINAL_TEXT;
   const queue: Queued[] = [];
   let busy = false;
   let lines: LineReader | null = null;
@@ -75,12 +79,12 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
     if (context.signal.aborted) return;
     if (!options.interactive) {
       options.write(
-        `tandem: refused ${request.name}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
+        `tandem: refused ${text.line(request.name)}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
       );
       respond({ kind: 'deny' }, 'no-tty');
       return;
     }
-    options.write(await card(request, context, options.describeAlways));
+    options.write(await card(request, context, options.describeAlways, text));
     lines ??= new LineReader(options.input);
     for (;;) {
       options.write(`${ANSWER_HELP}\n> `);
@@ -109,37 +113,51 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
   };
 }
 
+// Every piece of the card that the model, a file or an MCP server controls (names, commands,
+// paths, parts, reasons, diff lines, URLs, rule previews) goes through `text`.
 async function card(
   request: PendingApproval,
   context: AskContext,
   describeAlways: TerminalAskerOptions['describeAlways'],
+  text: TerminalText,
 ): Promise<string> {
-  const lines = [``, `── ${request.name} needs your approval ──`, ...previewLines(request.preview)];
-  lines.push(...request.reasons.map((r) => `  why: ${r}`));
+  const lines = [
+    ``,
+    `── ${text.line(request.name)} needs your approval ──`,
+    ...previewLines(request.preview, text),
+  ];
+  lines.push(...request.reasons.map((r) => `  why: ${text.line(r)}`));
   if (context.grantable.length > 0) {
-    lines.push(`  "s", "t" and "a" would allow: ${context.grantable.join(', ')}`);
+    lines.push(
+      `  "s", "t" and "a" would allow: ${context.grantable.map((g) => text.line(g)).join(', ')}`,
+    );
     const always = describeAlways ? await describeAlways(request, context).catch(() => null) : null;
-    if (always) lines.push(`  ${always}`);
+    if (always) lines.push(`  ${text.line(always)}`);
   } else {
     lines.push('  "s", "t" and "a" allow this call only (nothing here can be stored as a rule)');
   }
   return `${lines.join('\n')}\n`;
 }
 
-function previewLines(preview: ToolPreview): string[] {
+function previewLines(preview: ToolPreview, text: TerminalText): string[] {
   switch (preview.kind) {
     case 'command':
       return [
-        `  $ ${preview.command}`,
-        `  in ${preview.cwd} (${preview.sandbox.available ? preview.sandbox.description : 'not sandboxed'})`,
-        ...preview.parts.map((p) => `    ${p.safe ? 'read-only    ' : 'not read-only'}  ${p.text}`),
+        `  $ ${text.line(preview.command)}`,
+        `  in ${text.line(preview.cwd)} (${preview.sandbox.available ? text.line(preview.sandbox.description) : 'not sandboxed'})`,
+        ...preview.parts.map(
+          (p) => `    ${p.safe ? 'read-only    ' : 'not read-only'}  ${text.line(p.text)}`,
+        ),
       ];
     case 'diff':
-      return [`  ${preview.summary}`, ...preview.diff.split('\n').map((l) => `  ${l}`)];
+      return [
+        `  ${text.line(preview.path)}: ${text.line(preview.summary)}`,
+        ...preview.diff.split('\n').map((l) => `  ${text.lines(l)}`),
+      ];
     case 'url':
-      return [`  ${preview.method} ${preview.url}`];
+      return [`  ${text.line(preview.method)} ${text.line(preview.url)}`];
     case 'text':
-      return preview.text.split('\n').map((l) => `  ${l}`);
+      return preview.text.split('\n').map((l) => `  ${text.lines(l)}`);
   }
 }
 

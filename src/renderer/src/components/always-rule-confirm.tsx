@@ -1,6 +1,7 @@
 // Before "Always allow" is stored: the rule itself, and what it would have let run without
 // asking among this project's earlier calls (computed in main by the permission engine).
 import type { AlwaysRulePreview } from '../../../shared/api';
+import { VisibleText } from './visible-text';
 
 export function AlwaysRuleConfirm(props: {
   preview: AlwaysRulePreview | null;
@@ -23,12 +24,14 @@ export function AlwaysRuleConfirm(props: {
             {storable ? 'Will store the rule ' : ''}
             {preview.rules.map((rule, i) => (
               <code key={i} className="rule">
-                {rule}
+                <VisibleText text={rule} layout="inline" />
               </code>
             ))}
             {storable ? ' for this project. You can delete it in Settings.' : ''}
           </p>
-          <p className="always-summary">{preview.summary}</p>
+          <p className="always-summary">
+            <VisibleText text={preview.summary} layout="inline" />
+          </p>
         </>
       )}
       <div className="approval-actions">

@@ -2,12 +2,14 @@ import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { AlwaysRulePreview } from '../../../shared/api';
 import type { ApprovalAnswer } from '../../../shared/tool-types';
 import { isAllow } from '../../../shared/tool-types';
+import { visibleText } from '../../../shared/visible-text';
 import { errorMessage } from '../error-message';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem } from '../stores/trace-model';
 import { AlwaysRuleConfirm } from './always-rule-confirm';
 import { ApprovalDetails, previewSummary } from './approval-details';
 import { SHORTCUT_KEYS, shortcutFor, type Choice } from './approval-shortcuts';
+import { VisibleText } from './visible-text';
 
 type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
@@ -124,11 +126,13 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
   return (
     <article
       className={`approval-card${pending ? ' pending' : ''}${pending && !active ? ' queued' : ''}`}
-      aria-label={`Approval for ${approval.name}`}
+      aria-label={`Approval for ${visibleText(approval.name, { layout: 'inline' })}`}
     >
       <header className="approval-head">
         <span className={`effect effect-${approval.effect}`}>{approval.effect}</span>
-        <strong>{approval.name}</strong>
+        <strong className="approval-name">
+          <VisibleText text={approval.name} layout="inline" />
+        </strong>
         {approval.answer ? (
           <span className="tool-args">{previewSummary(approval.preview)}</span>
         ) : (
