@@ -224,6 +224,45 @@ describe('classifyCommand', () => {
     }
   });
 
+  it('reads the worktree config and nested repositories at any depth (issue 9 rows 8 and 9)', async () => {
+    const project = await realpath(await mkdtemp(path.join(os.tmpdir(), 'tandem-classify-git-')));
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: project };
+      const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env });
+      git(project, 'init', '-q');
+      expect((await classifyCommand('git diff', project)).safe).toBe(true);
+      // Row 8: settings in .git/config.worktree, which `git config --local` never shows.
+      git(project, 'config', 'extensions.worktreeConfig', 'true');
+      git(project, 'config', '--worktree', 'diff.x.textconv', 'touch PWNED');
+      const worktree = await classifyCommand('git diff', project);
+      expect(worktree.safe).toBe(false);
+      expect(worktree.reasons).toContain("the repository's config runs programs (diff.x.textconv)");
+      git(project, 'config', '--worktree', '--unset', 'diff.x.textconv');
+      expect((await classifyCommand('git log -p', project)).safe).toBe(true);
+      // Row 9: a repository three levels down whose own config runs a clean filter.
+      const deep = path.join(project, 'a', 'b', 'c');
+      await mkdir(deep, { recursive: true });
+      git(deep, 'init', '-q');
+      git(deep, 'config', 'filter.y.clean', 'touch PWNED');
+      for (const command of ['git status', 'git diff', 'git log -p']) {
+        const result = await classifyCommand(command, project);
+        expect(result.safe, command).toBe(false);
+        expect(result.reasons, command).toContain(
+          "a nested repository's config runs programs (a/b/c: filter.y.clean)",
+        );
+      }
+      expect((await classifyCommand('ls', project)).safe).toBe(true);
+      // Options that walk into submodules ask whatever their configs hold.
+      for (const command of ['git diff --submodule=diff', 'git grep --recurse-submodules x']) {
+        expect((await classifyCommand(command, project)).reasons.join('\n')).toContain(
+          'uses an option that can write, run something or read past the folder',
+        );
+      }
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+
   it('hangs an allowed redirection after a list or pipeline on its last command, as bash does', async () => {
     const table: readonly [string, string][] = [
       ['ls && cat a 2>/dev/null', "'ls' && 'cat' 'a' 2>/dev/null"],

@@ -108,9 +108,31 @@ function describe(given: SyntaxNode): string {
   return `uses shell syntax that is not run without asking (${node.isNamed ? node.type : text}): ${text}`;
 }
 
+/** What may stand between the parts of a node: blanks, newlines and line continuations. */
+const GAP = /^(?:[ \t\n]|\\\n)*$/;
+
 class Reader {
   readonly items: ScriptItem[] = [];
   readonly reasons: string[] = [];
+
+  /**
+   * tree-sitter skips `\<space>` and `\<tab>` as if they were blanks, where bash keeps them in a
+   * word; any text between the parts of a node other than blanks asks.
+   */
+  private gaps(node: SyntaxNode): void {
+    let at = node.startIndex;
+    for (const child of [...node.children, null]) {
+      const end = child ? child.startIndex : node.endIndex;
+      const gap = node.text.slice(at - node.startIndex, end - node.startIndex);
+      if (!GAP.test(gap)) {
+        this.reasons.push(
+          `text the parser skipped, which bash may read differently: ${clip(JSON.stringify(gap))}`,
+        );
+        return;
+      }
+      if (child) at = child.endIndex;
+    }
+  }
 
   private refuse(node: SyntaxNode): void {
     const reason = describe(node);
@@ -123,6 +145,7 @@ class Reader {
 
   /** `program`: statements separated by `;` or newlines (a newline becomes `;`). */
   program(node: SyntaxNode): void {
+    this.gaps(node);
     let pending = false;
     for (const child of node.children) {
       if (!child || child.type === 'comment') continue;
@@ -138,6 +161,7 @@ class Reader {
   }
 
   private statement(node: SyntaxNode): void {
+    this.gaps(node);
     switch (node.type) {
       case 'command':
         this.command(node);
@@ -174,6 +198,7 @@ class Reader {
   }
 
   private command(node: SyntaxNode): void {
+    this.gaps(node);
     const command: SimpleCommand = { text: node.text, words: [], redirects: [] };
     const words: WordValue[] = [];
     for (const child of node.children) {
@@ -195,6 +220,7 @@ class Reader {
   }
 
   private redirect(node: SyntaxNode, command: SimpleCommand): void {
+    this.gaps(node);
     let fd = '';
     let operator = '';
     const targets: SyntaxNode[] = [];

@@ -10,8 +10,11 @@ export interface WordValue {
 }
 
 const DOUBLE_QUOTE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
+/** Unquoted, these start an expansion or a quote; a word that holds one is not a plain literal. */
+const BARE_SPECIAL = new Set(['$', '`', '"', "'"]);
 
-function bare(text: string): WordValue {
+/** A bare word's value from its source text; undefined if it holds an expansion or a quote. */
+function bare(text: string): WordValue | undefined {
   let out = '';
   const quoted: boolean[] = [];
   const chars = [...text];
@@ -22,6 +25,8 @@ function bare(text: string): WordValue {
       if (next === '\n') continue; // a line continuation
       out += next;
       quoted.push(true);
+    } else if (BARE_SPECIAL.has(ch)) {
+      return undefined;
     } else {
       out += ch;
       quoted.push(false);
@@ -30,15 +35,22 @@ function bare(text: string): WordValue {
   return { text: out, quoted };
 }
 
-function doubleQuoted(text: string): WordValue {
+/**
+ * A double-quoted string's value from the source text between its quotes (tree-sitter leaves
+ * newlines and spaces out of its children, so they are no guide). Undefined if it expands
+ * anything: an unescaped `$` or backquote.
+ */
+function doubleQuoted(inner: string): WordValue | undefined {
   let out = '';
-  const chars = [...text];
+  const chars = [...inner];
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i] ?? '';
     const next = chars[i + 1];
     if (ch === '\\' && next !== undefined && DOUBLE_QUOTE_ESCAPES.has(next)) {
       i++;
       if (next !== '\n') out += next;
+    } else if (ch === '$' || ch === '`' || ch === '"') {
+      return undefined;
     } else out += ch;
   }
   return { text: out, quoted: [...out].map(() => true) };
@@ -65,22 +77,22 @@ export function literalWord(node: SyntaxNode): WordValue | undefined {
       return { text: inner, quoted: [...inner].map(() => true) };
     }
     case 'string': {
-      const pieces: WordValue[] = [];
-      for (const child of node.children) {
-        if (!child) return undefined;
-        if (child.type === 'string_content') pieces.push(doubleQuoted(child.text));
-        else if (child.isNamed || child.type !== '"') return undefined;
-      }
-      return join(pieces);
+      const only = node.children.every(
+        (child) => child !== null && (child.type === 'string_content' || child.type === '"'),
+      );
+      return only && node.text.length >= 2 ? doubleQuoted(node.text.slice(1, -1)) : undefined;
     }
     case 'concatenation': {
+      // The pieces must cover the word exactly: nothing between them that the tree left out.
       const pieces: WordValue[] = [];
+      let at = node.startIndex;
       for (const child of node.children) {
-        const value = child ? literalWord(child) : undefined;
-        if (!value) return undefined;
+        const value = child && child.startIndex === at ? literalWord(child) : undefined;
+        if (!value || !child) return undefined;
         pieces.push(value);
+        at = child.endIndex;
       }
-      return join(pieces);
+      return at === node.endIndex ? join(pieces) : undefined;
     }
     default:
       return undefined;

@@ -69,15 +69,20 @@ export const PROTECTED_GIT_ENTRIES: readonly string[] = [
   'worktrees',
 ];
 
-/** How deep below the project folder nested repositories (vendored, submodules) are looked for. */
-const NESTED_GIT_DEPTH = 2;
 /** Folders scanned for nested repositories at most, so a huge tree cannot slow every command. */
-const MAX_SCANNED_FOLDERS = 2_000;
+export const MAX_SCANNED_FOLDERS = 20_000;
 
 export interface GitEntry {
   readonly path: string;
   /** A `.git` folder, or a `.git` file (`gitdir: ...`, as in submodules and worktrees). */
   readonly kind: 'folder' | 'file';
+}
+
+export interface GitScan {
+  readonly entries: readonly GitEntry[];
+  /** False when the scan stopped at `limit` folders: there may be more. */
+  readonly complete: boolean;
+  readonly limit: number;
 }
 
 function entryKind(p: string): GitEntry['kind'] | undefined {
@@ -91,29 +96,26 @@ function entryKind(p: string): GitEntry['kind'] | undefined {
   return undefined;
 }
 
-/** `.git` folders and files in the project folder and up to two levels below it (no symlinks). */
-export function findGitEntries(folder: string): GitEntry[] {
+/** `.git` folders and files in the project folder and at any depth below it (no symlinks followed). */
+export function findGitEntries(folder: string, limit = MAX_SCANNED_FOLDERS): GitScan {
   const found: GitEntry[] = [];
-  let level = [folder];
+  const queue = [folder];
   let scanned = 0;
-  for (let depth = 0; depth <= NESTED_GIT_DEPTH && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      const gitPath = path.join(dir, '.git');
-      const kind = entryKind(gitPath);
-      if (kind) found.push({ path: gitPath, kind });
-      if (depth === NESTED_GIT_DEPTH || scanned >= MAX_SCANNED_FOLDERS) continue;
-      scanned++;
-      try {
-        for (const entry of readdirSync(dir, { withFileTypes: true }))
-          if (entry.isDirectory() && entry.name !== '.git') next.push(path.join(dir, entry.name));
-      } catch {
-        // Unreadable folder: nothing below it to protect that the command could read either.
-      }
+  while (queue.length > 0) {
+    if (scanned >= limit) return { entries: found, complete: false, limit };
+    const dir = queue.shift() as string;
+    scanned++;
+    const gitPath = path.join(dir, '.git');
+    const kind = entryKind(gitPath);
+    if (kind) found.push({ path: gitPath, kind });
+    try {
+      for (const entry of readdirSync(dir, { withFileTypes: true }))
+        if (entry.isDirectory() && entry.name !== '.git') queue.push(path.join(dir, entry.name));
+    } catch {
+      // Unreadable folder: nothing below it to protect that the command could read either.
     }
-    level = next;
   }
-  return found;
+  return { entries: found, complete: true, limit };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
@@ -154,7 +156,7 @@ function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[
 export function bwrapArgv(
   plan: SandboxPlan,
   command: readonly string[],
-  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
+  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder).entries,
 ): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
   // A command no one approved reaches no host socket (the session bus, a docker or ssh agent).
@@ -207,7 +209,7 @@ function quoteSbpl(value: string): string {
  */
 export function sandboxExecProfile(
   plan: SandboxPlan & { readonly tmpDir: string },
-  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
+  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder).entries,
 ): string {
   const lines = [
     '(version 1)',
