@@ -32,6 +32,21 @@ describe('accessForCommand', () => {
   });
 
   it.each([
+    ['ls -la', true, false],
+    ['git log --oneline -5', true, false],
+    ['npm install', true, true],
+    ['npm install', false, false],
+    ['curl -s https://example.com', true, true],
+  ] as const)('%s, project allows network: %s → network %s', async (command, allows, network) => {
+    const plan = sandboxPlanForCommand(await classifyCommand(command, '/tmp'), {
+      folder: '/p',
+      home: '/h',
+      allowNetwork: allows,
+    });
+    expect(plan.allowNetwork).toBe(network);
+  });
+
+  it.each([
     [READ_ONLY, 'project read-only (read-only command)'],
     [NO_GIT, 'project read-write, .git read-only (no git command)'],
     [GIT, 'project read-write, git hooks and settings read-only'],

@@ -22,12 +22,27 @@ export function accessForCommand(classification: CommandClassification): Project
   return { kind: 'read-write', git: runsGit(classification) ? 'protected' : 'read-only' };
 }
 
+/**
+ * Whether the command gets the network the project allows. A command judged read-only never does:
+ * no program of the read-only set needs it, and so its output cannot carry outside content.
+ */
+export function networkForCommand(
+  classification: CommandClassification,
+  projectAllows: boolean,
+): boolean {
+  return projectAllows && !classification.safe;
+}
+
 /** The plan for one command: where it runs, what it may write, whether it has network. */
 export function sandboxPlanForCommand(
   classification: CommandClassification,
   options: Omit<SandboxPlan, 'access'>,
 ): SandboxPlan {
-  return { ...options, access: accessForCommand(classification) };
+  return {
+    ...options,
+    allowNetwork: networkForCommand(classification, options.allowNetwork),
+    access: accessForCommand(classification),
+  };
 }
 
 /** Person-readable; part of the sandbox line on the approval card and in the result. */

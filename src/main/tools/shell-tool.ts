@@ -9,12 +9,17 @@ import { GIT_AS_CONFIGURED } from '../shell/command-env';
 import type { GitMode } from '../shell/command-env';
 import { runInPty } from '../shell/pty-session';
 import type { PtyRunResult } from '../shell/pty-session';
-import { accessForCommand, sandboxPlanForCommand } from '../shell/sandbox-access';
+import {
+  accessForCommand,
+  networkForCommand,
+  sandboxPlanForCommand,
+} from '../shell/sandbox-access';
 import { probeSandbox, sandboxForCall } from '../shell/sandbox-probe';
 import { prepareSandbox } from '../shell/sandbox-wrap';
 import { repositoryDiffPrograms } from '../shell/repository-diff-programs';
 import { shellSessions } from '../shell/shell-sessions';
 import type { ShellSessions } from '../shell/shell-sessions';
+import { commandWithNetworkTaint } from './outside-content';
 import { defineTool } from './tool';
 import type { AnyTool } from './tool';
 
@@ -113,7 +118,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         parts: classification.parts,
         sandbox: sandboxForCall(
           state,
-          ctx.services.allowShellNetwork === true,
+          networkForCommand(classification, ctx.services.allowShellNetwork === true),
           accessForCommand(classification),
         ),
       };
@@ -123,7 +128,6 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         Math.max(1, args.timeout_seconds ?? defaultTimeout),
         maxTimeout,
       );
-      const allowNetwork = ctx.services.allowShellNetwork === true;
       // Classified again here, from exactly this command: what the sandbox lets it write must not
       // rest on anything earlier or on anything the model says.
       const [classification, state] = await Promise.all([
@@ -133,7 +137,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       const plan = sandboxPlanForCommand(classification, {
         folder: ctx.folder,
         home: options.home ?? os.homedir(),
-        allowNetwork,
+        allowNetwork: ctx.services.allowShellNetwork === true,
       });
       const env = { ...(options.env ?? process.env) };
       // No one approved a read-only command, so git runs nothing a repository's config names.
@@ -168,10 +172,13 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         output: formatShellResult(
           result,
           timeoutSeconds,
-          sandboxForCall(state, allowNetwork, plan.access),
+          sandboxForCall(state, plan.allowNetwork, plan.access),
           notes,
         ),
         isError: result.ending !== 'exited' || result.exitCode !== 0,
+        // What a command with the network printed may come from anywhere (a page, a package's
+        // install script): it taints the session as a fetch does.
+        ...(plan.allowNetwork ? { outsideContent: commandWithNetworkTaint(args.command) } : {}),
       };
     },
   });
