@@ -187,6 +187,22 @@ describe('settings', () => {
 
     await page.getByRole('radio', { name: 'Off' }).click();
     await page.getByText('Network tools are refused.').waitFor();
+    // Allowing the network asks in main's own dialog (the bridge answers for it): a no keeps Off
+    // and the window says why.
+    bridge.answerConfirmations(false);
+    await page.getByRole('radio', { name: 'Allow', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          "Allowing the network was not confirmed in Tandem's dialog; the network setting stays Off.",
+      })
+      .waitFor();
+    expect(await page.getByRole('radio', { name: 'Off' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    expect(bridge.confirmations.map((c) => c.message)).toEqual(['Allow the network for "shop"?']);
+    bridge.answerConfirmations(true);
     // The radio follows main's answer, so it turns on once the mode is stored.
     await page.getByRole('radio', { name: /Read-only/ }).click();
     await expect.poll(() => page.getByRole('radio', { name: /Read-only/ }).isChecked()).toBe(true);

@@ -72,6 +72,12 @@ export type RunEvent =
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
+      /**
+       * Set when this call brought outside content into the conversation ("after reading
+       * https://…", "after running `curl …` with network on"): the session is tainted from here
+       * on, also when it is reopened from its transcript.
+       */
+      readonly taintedBy?: string;
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

@@ -18,7 +18,10 @@ export interface ToolCallDeps {
 
 /** Session state that outlives one turn and one run. */
 export interface RunTaint {
-  /** Set once network or MCP content entered the conversation; later gate requests carry it. */
+  /**
+   * Set once outside content entered the conversation (a fetch, an MCP tool, a command that ran
+   * with the network on); later gate requests carry it.
+   */
   taintedBy?: string;
 }
 
@@ -27,7 +30,10 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
   const started = new Map<string, Extract<RunEvent, { type: 'tool-call-started' }>>();
   for (const event of events) {
     if (event.type === 'tool-call-started') started.set(event.callId, event);
-    if (event.type !== 'tool-result' || !event.ok) continue;
+    if (event.type !== 'tool-result') continue;
+    if (event.taintedBy !== undefined) return { taintedBy: event.taintedBy };
+    // Transcripts written before results said so: a network or MCP call that succeeded.
+    if (!event.ok) continue;
     const call = started.get(event.callId);
     if (!call || (call.effect !== 'network' && !call.name.startsWith('mcp__'))) continue;
     const url = (call.args as { url?: unknown } | null)?.url;
@@ -92,7 +98,12 @@ async function answerOne(
     effect: prepared.tool?.effect ?? 'unknown',
     at: started,
   });
-  const answer = (ok: boolean, output: string, provenance?: string): ToolMessage => {
+  const answer = (
+    ok: boolean,
+    output: string,
+    provenance?: string,
+    taintedBy?: string,
+  ): ToolMessage => {
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
@@ -101,6 +112,7 @@ async function answerOne(
       output,
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
+      ...(taintedBy !== undefined ? { taintedBy } : {}),
     });
     return { role: 'tool', tool_call_id: call.id, content: output };
   };
@@ -133,10 +145,15 @@ async function answerOne(
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 
   const result = await deps.registry.execute(tool, args, { ...ctx, permit: verdict.permit });
-  if (tool.effect === 'network' || tool.name.startsWith('mcp__')) {
-    taint.taintedBy ??= describeTaint(tool.name, () => tool.target?.(args as never, ctx));
-  }
-  return answer(result.ok, result.output, verdict.provenance);
+  const outside =
+    result.outsideContent ??
+    (tool.effect === 'network' || tool.name.startsWith('mcp__')
+      ? describeTaint(tool.name, () => tool.target?.(args as never, ctx))
+      : undefined);
+  // The first outside content names the taint; the result that brought it in records it.
+  const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
+  if (tainting !== undefined) taint.taintedBy = tainting;
+  return answer(result.ok, result.output, verdict.provenance, tainting);
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

@@ -38,6 +38,8 @@ beforeEach(async () => {
     appVersion: '0',
     dataDir: join(root, 'data'),
     chooseFolder: async () => project,
+    confirm: async () => true,
+    home: join(root, 'home'),
     sandboxState: () => ({ kind: 'bwrap', available: true, description: 'bubblewrap' }),
     settings: new JsonFileSettingsStore(join(root, 'data')),
     secrets,
@@ -202,7 +204,7 @@ describe('settings handlers', () => {
       { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
     ]);
     const returned: unknown[] = [await call('setApiKey', [KEY])];
-    await call('openFolder', [project]);
+    await call('chooseFolder', []);
     const argsFor: Partial<Record<TandemInvokeMethod, unknown[]>> = {
       ping: ['x'],
       openFolder: [project],

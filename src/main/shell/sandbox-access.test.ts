@@ -24,7 +24,13 @@ describe('planCommandRun', () => {
     ['echo "unterminated', 'person', GIT, 'echo "unterminated'],
   ] as const)('%s allowed by %s → %o', async (command, basis, access, text) => {
     const planned = planCommandRun(basis as RunBasis, await classifyCommand(command, '/tmp'));
-    expect(planned).toEqual({ ok: true, access, text, readOnly: basis === 'read-only' });
+    expect(planned).toEqual({
+      ok: true,
+      access,
+      text,
+      readOnly: basis === 'read-only',
+      network: basis !== 'read-only',
+    });
   });
 
   it('refuses what its basis cannot stand for', async () => {
@@ -37,6 +43,18 @@ describe('planCommandRun', () => {
   it('runs a command with no gate read-only exactly when it is judged so', async () => {
     expect(defaultBasis(await classifyCommand('ls', '/tmp'))).toBe('read-only');
     expect(defaultBasis(await classifyCommand('touch x', '/tmp'))).toBe('person');
+  });
+
+  it.each([
+    ['ls -la', true, false],
+    ['git log --oneline -5', true, false],
+    ['npm install', true, true],
+    ['npm install', false, false],
+    ['curl -s https://example.com', true, true],
+  ] as const)('%s, project allows network: %s → network %s', async (command, allows, network) => {
+    const verdict = await classifyCommand(command, '/tmp');
+    const planned = planCommandRun(defaultBasis(verdict), verdict);
+    expect(planned.ok && planned.network && allows).toBe(network);
   });
 
   it.each([

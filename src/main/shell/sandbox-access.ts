@@ -16,6 +16,9 @@ export type CommandRun =
       readonly access: ProjectAccess;
       /** Runs as judged and unapproved: clean environment, git that runs nothing configured. */
       readonly readOnly: boolean;
+      /** May have the network the project allows. A read-only command never does: no program of
+       * the read-only set needs it, so its output cannot carry outside content either. */
+      readonly network: boolean;
     }
   | { readonly ok: false; readonly reason: string };
 
@@ -42,7 +45,13 @@ export function planCommandRun(basis: RunBasis, verdict: CommandVerdict): Comman
           reason: 'it was allowed as a read-only command, but it is not judged read-only now',
         };
       }
-      return { ok: true, text: verdict.canonical, access: { kind: 'read-only' }, readOnly: true };
+      return {
+        ok: true,
+        text: verdict.canonical,
+        access: { kind: 'read-only' },
+        readOnly: true,
+        network: false,
+      };
     case 'rule':
     case 'grant':
       if (verdict.canonical === undefined) {
@@ -51,10 +60,22 @@ export function planCommandRun(basis: RunBasis, verdict: CommandVerdict): Comman
           reason: 'a rule allowed it, but it cannot be run from its judged words',
         };
       }
-      return { ok: true, text: verdict.canonical, access: writable(verdict), readOnly: false };
+      return {
+        ok: true,
+        text: verdict.canonical,
+        access: writable(verdict),
+        readOnly: false,
+        network: true,
+      };
     case 'person':
     case 'mode':
-      return { ok: true, text: verdict.command, access: writable(verdict), readOnly: false };
+      return {
+        ok: true,
+        text: verdict.command,
+        access: writable(verdict),
+        readOnly: false,
+        network: true,
+      };
   }
 }
 

@@ -38,6 +38,8 @@ export interface ToolRunResult {
   /** Bounded text the model receives. */
   readonly output: string;
   readonly outcome: 'ok' | 'error' | 'threw' | 'timeout' | 'cancelled';
+  /** The tool's word that the output may carry outside content (see ToolReturn). */
+  readonly outsideContent?: string;
 }
 
 export interface ToolRegistryOptions {
@@ -182,10 +184,12 @@ export function createToolRegistry(
           const value = outcome.value;
           const text = typeof value === 'string' ? value : value.output;
           const isError = typeof value !== 'string' && value.isError === true;
+          const outside = typeof value === 'string' ? undefined : value.outsideContent;
           return {
             ok: !isError,
             output: boundOutput(text, maxOutputChars),
             outcome: isError ? 'error' : 'ok',
+            ...(outside !== undefined ? { outsideContent: outside } : {}),
           };
         }
         case 'threw':

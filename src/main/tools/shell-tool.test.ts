@@ -10,6 +10,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
 import { probeSandbox } from '../shell/sandbox-probe';
 import { ShellSessions } from '../shell/shell-sessions';
+import { commandWithNetworkTaint } from './outside-content';
 import { createShellTool } from './shell-tool';
 import type { ToolContext, ToolReturn } from './tool';
 
@@ -140,8 +141,26 @@ describe('shell tool', () => {
       );
       expect(allowed.output).toContain('reached-host');
       expect(allowed.output).toContain('network allowed');
+      // What it printed may come from anywhere: the session is to count as tainted.
+      expect(cut.outsideContent).toBeUndefined();
+      expect(allowed.outsideContent).toBe(commandWithNetworkTaint(command));
+      expect(allowed.outsideContent).toMatch(
+        /^after running `node -e "fetch\(.*…` with network on$/,
+      );
     },
   );
+
+  it('gives a read-only command no network even where the project allows it, so it taints nothing', async () => {
+    await writeFile(path.join(folder, 'plain.txt'), 'plain\n');
+    const result = await execute(
+      tool,
+      { command: 'cat plain.txt' },
+      context({ services: { allowShellNetwork: true } }),
+    );
+    expect(result.output).toContain('plain');
+    expect(result.output).toContain('network off');
+    expect(result.outsideContent).toBeUndefined();
+  });
 
   it.runIf(sandbox.kind === 'bwrap')(
     'runs a read-only command with the project read-only, and others with it writable',

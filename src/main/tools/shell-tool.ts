@@ -15,6 +15,7 @@ import { prepareSandbox } from '../shell/sandbox-wrap';
 import { repositoryDiffPrograms } from '../shell/repository-diff-programs';
 import { shellSessions } from '../shell/shell-sessions';
 import type { ShellSessions } from '../shell/shell-sessions';
+import { commandWithNetworkTaint } from './outside-content';
 import { defineTool, ToolError } from './tool';
 import type { AnyTool } from './tool';
 
@@ -115,7 +116,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         parts: verdict.parts,
         sandbox: sandboxForCall(
           state,
-          ctx.services.allowShellNetwork === true,
+          planned.ok && planned.network && ctx.services.allowShellNetwork === true,
           planned.ok ? planned.access : { kind: 'read-only' },
         ),
       };
@@ -125,7 +126,6 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         Math.max(1, args.timeout_seconds ?? defaultTimeout),
         maxTimeout,
       );
-      const allowNetwork = ctx.services.allowShellNetwork === true;
       // The verdict the gate decided on is the one this runs from; only without a gate is the
       // command classified here (and then it runs read-only exactly when it is judged so).
       const given = ctx.permit?.command;
@@ -138,7 +138,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       const plan = {
         folder: ctx.folder,
         home: options.home ?? os.homedir(),
-        allowNetwork,
+        allowNetwork: run.network && ctx.services.allowShellNetwork === true,
         access: run.access,
       };
       const env = { ...(options.env ?? process.env) };
@@ -176,10 +176,13 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         output: formatShellResult(
           result,
           timeoutSeconds,
-          sandboxForCall(state, allowNetwork, run.access),
+          sandboxForCall(state, plan.allowNetwork, run.access),
           notes,
         ),
         isError: result.ending !== 'exited' || result.exitCode !== 0,
+        // What a command with the network printed may come from anywhere (a page, a package's
+        // install script): it taints the session as a fetch does.
+        ...(plan.allowNetwork ? { outsideContent: commandWithNetworkTaint(args.command) } : {}),
       };
     },
   });

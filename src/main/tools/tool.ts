@@ -58,6 +58,12 @@ export interface ToolContext {
 export interface ToolReturn {
   readonly output: string;
   readonly isError?: boolean;
+  /**
+   * Set when the output may carry content from outside the machine (a command that ran with the
+   * network on): says where it came from, e.g. "after running `curl …` with network on". The
+   * session counts as tainted from then on, as after a fetch.
+   */
+  readonly outsideContent?: string;
 }
 
 export interface Tool<S extends TSchema = TSchema> {
