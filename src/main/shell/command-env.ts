@@ -33,11 +33,15 @@ export const GIT_READ_ONLY_SETTINGS: readonly (readonly [string, string])[] = [
   ['submodule.recurse', 'false'],
   ['diff.submodule', 'short'],
   ['status.submoduleSummary', 'false'],
+  // `git diff` would otherwise rewrite .git/index to refresh stat information.
+  ['diff.autoRefreshIndex', 'false'],
 ];
 
 export const GIT_READ_ONLY_VARIABLES: Readonly<Record<string, string>> = {
   GIT_NO_LAZY_FETCH: '1',
   GIT_TERMINAL_PROMPT: '0',
+  // `git status` would otherwise refresh .git/index: a read-only command writes nothing.
+  GIT_OPTIONAL_LOCKS: '0',
 };
 
 /** Runs instead of a diff program a repository's config names: says why, and fails. */

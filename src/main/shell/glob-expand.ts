@@ -50,7 +50,7 @@ function segments(word: WordValue): Segment[] {
 }
 
 function escapeRegExp(ch: string): string {
-  return /[\\^$.*+?()[\]{}|/-]/.test(ch) ? `\\${ch}` : ch;
+  return /[\\^$.*+?()[\]{}|/]/.test(ch) ? `\\${ch}` : ch;
 }
 
 /** A segment as a whole-name matcher; bash's rule that only a literal `.` matches a leading dot. */

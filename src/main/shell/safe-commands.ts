@@ -199,12 +199,6 @@ const GIT: CommandSpec = {
   },
 };
 
-const GREP: CommandSpec = {
-  about: 'search text (-R follows symlinks)',
-  unsafeShort: 'R',
-  unsafeLong: ['dereference-recursive'],
-};
-
 /** `-c LIST` reads file names from LIST, which the path check cannot see. */
 const CHECKSUM: CommandSpec = { about: 'checksum', unsafeShort: 'c', unsafeLong: ['check'] };
 
@@ -259,9 +253,12 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   head: { about: 'first lines' },
   tail: { about: 'last lines' },
   wc: { about: 'count lines, words, bytes', unsafeLong: ['files0-from'] },
-  grep: GREP,
-  egrep: GREP,
-  fgrep: GREP,
+  // Not egrep and fgrep: they are scripts that start grep (use grep -E and grep -F).
+  grep: {
+    about: 'search text (-R follows symlinks)',
+    unsafeShort: 'R',
+    unsafeLong: ['dereference-recursive'],
+  },
   rg: {
     about: 'ripgrep (--pre, --hostname-bin and -z run programs, -L follows symlinks)',
     unsafeShort: 'Lz',

@@ -45,7 +45,7 @@ describe('bwrapArgv', () => {
   it('builds the mounts in an order where later binds win', () => {
     const argv = bwrapArgv(
       { folder: '/tmp/p', home: '/home/me', allowNetwork: false, access: GIT },
-      ['/bin/bash', '-c', 'ls'],
+      ['/bin/bash', '--norc', '--noprofile', '-c', 'ls'],
       [],
     );
     const joined = argv.join(' ');
@@ -58,7 +58,16 @@ describe('bwrapArgv', () => {
     expect(argv.join(' ')).toContain('--cap-drop ALL --unshare-uts --unshare-ipc');
     expect(argv).toContain('--unshare-user-try');
     expect(argv).not.toContain('--new-session');
-    expect(argv.slice(-5)).toEqual(['/tmp/p', '--', '/bin/bash', '-c', 'ls']);
+    expect(argv.slice(-8)).toEqual([
+      '--chdir',
+      '/tmp/p',
+      '--',
+      '/bin/bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+      'ls',
+    ]);
     expect(
       bwrapArgv({ folder: '/tmp/p', home: '/home/me', allowNetwork: true, access: GIT }, ['x'], []),
     ).not.toContain('--unshare-net');
