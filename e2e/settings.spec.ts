@@ -159,7 +159,9 @@ describe('settings', () => {
   it("edits the open project's mode, network, rules and grants", async () => {
     await permissions.save(project, {
       ...DEFAULT_PERMISSIONS,
-      rules: [{ rule: { kind: 'command', prefix: ['npm', 'test'] }, createdAt: Date.now() }],
+      rules: [
+        { rule: { kind: 'command', argv: ['npm', 'test'], match: 'exact' }, createdAt: Date.now() },
+      ],
     });
     const grant = grants.add({
       folder: project,

@@ -15,7 +15,6 @@ const path = z
 /** One word of a command as the card showed it (a prefix for widening an "always" rule). */
 const ruleWord = z
   .string()
-  .min(1)
   .max(200_000)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 

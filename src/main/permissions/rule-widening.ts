@@ -268,6 +268,6 @@ export function furtherWordsCovered(
 export function furtherWordsPhrase(prefix: readonly string[]): string {
   const first = prefix[0];
   return first !== undefined && PACKAGE_MANAGERS.has(programName(first)) && !prefix.includes('--')
-    ? `with any further words for the script (options before \`--\` still ask)`
+    ? 'with any further words for the script; options before `--` still ask'
     : 'with any further words';
 }
