@@ -104,7 +104,7 @@ describe('describing rules', () => {
       /^accepts `git commit` alone or followed by any further words, options included/,
     );
     expect(describeAccepted(NPM_TEST_WIDE)).toMatch(
-      /followed by any further words for the script; options before `--` still ask/,
+      /followed by words for the script: plain words, and anything after `--`; its own options before `--` still ask/,
     );
     expect(describeRule({ kind: 'tool', tool: 'write_file' })).toBe('tool `write_file`');
   });

@@ -3,7 +3,7 @@
 // words EXACTLY unless the person widened it to a prefix in the rule preview (`npm test *`);
 // which widenings are allowed at all is decided in ./rule-widening.ts.
 import type { CommandPart } from '../../shared/tool-types';
-import { furtherWordsCovered, furtherWordsPhrase } from './rule-widening';
+import { furtherWordsAccepted, furtherWordsCovered, furtherWordsPhrase } from './rule-widening';
 import { quoteWord, showPattern, showWords } from './shown-words';
 
 /** 'exact': the same words, nothing added. 'prefix': these words, then any further words. */
@@ -101,6 +101,6 @@ export function describeAccepted(rule: PermissionRule): string {
   const words = showWords(rule.argv);
   return rule.match === 'exact'
     ? `accepts only ${words}: the same words in the same order, nothing added or left out`
-    : `accepts ${words} alone or ${furtherWordsPhrase(rule.argv).replace(/^with/, 'followed by')}, ` +
-        'options included unless said otherwise; never with a redirection, a substitution or a path outside the project';
+    : `accepts ${words} alone or ${furtherWordsAccepted(rule.argv)}; ` +
+        'never with a redirection, a substitution or a path outside the project';
 }

@@ -264,10 +264,21 @@ export function furtherWordsCovered(
   return ownPart.every((word) => !word.startsWith('-'));
 }
 
+function readsOwnOptions(prefix: readonly string[]): boolean {
+  const first = prefix[0];
+  return first !== undefined && PACKAGE_MANAGERS.has(programName(first)) && !prefix.includes('--');
+}
+
 /** How a widened rule's further words read in its description. */
 export function furtherWordsPhrase(prefix: readonly string[]): string {
-  const first = prefix[0];
-  return first !== undefined && PACKAGE_MANAGERS.has(programName(first)) && !prefix.includes('--')
+  return readsOwnOptions(prefix)
     ? 'with any further words for the script; options before `--` still ask'
     : 'with any further words';
+}
+
+/** Which further words a widened rule accepts, for the rule preview's sentence. */
+export function furtherWordsAccepted(prefix: readonly string[]): string {
+  return readsOwnOptions(prefix)
+    ? 'followed by words for the script: plain words, and anything after `--`; its own options before `--` still ask'
+    : 'followed by any further words, options included';
 }

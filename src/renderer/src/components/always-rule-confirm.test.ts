@@ -69,12 +69,16 @@ describe('AlwaysRuleConfirm', () => {
     expect(html).toContain(
       '<code>npm test *</code> (<code>npm test</code> with any further words)',
     );
-    expect(html).toContain('accepts `npm test *` (`npm test` with any further words)');
     expect(html).toContain(
-      '`npm test *` (`npm test` with any further words) would have run 1 earlier call',
+      'accepts <code>npm test *</code> (<code>npm test</code> with any further words)',
+    );
+    expect(html).toContain(
+      '<code>npm test *</code> (<code>npm test</code> with any further words) would have run 1 earlier call',
     );
     expect(html).toContain('<summary>Not offered (1)</summary>');
-    expect(html).toContain('<li>`git push` can run other programs</li>');
+    expect(html).toContain(
+      '<li><span class="rule-text"><code>git push</code> can run other programs</span></li>',
+    );
     expect(html).not.toContain('`npm *` (…)');
   });
 

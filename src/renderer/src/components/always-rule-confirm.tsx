@@ -87,8 +87,12 @@ function RuleChoices(props: {
             <span className="rule">
               <RuleText text={choice.rule} />
             </span>
-            <span className="always-accepts">{choice.accepts}</span>
-            <span className="always-summary">{choice.summary}</span>
+            <span className="always-accepts">
+              <RuleText text={choice.accepts} />
+            </span>
+            <span className="always-summary">
+              <RuleText text={choice.summary} />
+            </span>
           </span>
         </label>
       ))}
@@ -97,7 +101,9 @@ function RuleChoices(props: {
           <summary>Not offered ({refused.length})</summary>
           <ul>
             {refused.map((choice, i) => (
-              <li key={i}>{choice.refused}</li>
+              <li key={i}>
+                <RuleText text={choice.refused ?? ''} />
+              </li>
             ))}
           </ul>
         </details>

@@ -26,7 +26,11 @@ export function RuleList({ rules }: { rules: readonly RuleInfo[] }): React.JSX.E
             <li key={rule.id}>
               <span className="rule-cell">
                 <RuleText text={rule.description} />
-                {rule.note && <span className="rule-note">{rule.note}</span>}
+                {rule.note && (
+                  <span className="rule-note">
+                    <RuleText text={rule.note} />
+                  </span>
+                )}
               </span>
               <span className="list-meta">
                 added {when(rule.createdAt)} · last used {when(rule.lastUsedAt)}
