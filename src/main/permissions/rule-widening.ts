@@ -19,8 +19,9 @@
 //   with npm 11), `--script-shell=…` picks the program that runs the script. So for them a
 //   widened rule covers only further words meant for the script: plain words, and anything after
 //   `--` (`npm test -- --watch`); an option before `--` still asks (`furtherWordsCovered`).
-//   Subcommands that fetch and run packages (`exec`, `dlx`, `install`, `create`, …) or send the
-//   project elsewhere (`publish`) are never widened; `run` keeps the script's name.
+//   Subcommands that fetch and run packages (`exec`, `dlx`, `install`, `create`, …), run other
+//   commands (`explore`, `edit`), change settings (`config`) or send the project elsewhere
+//   (`publish`) are never widened; `run` keeps the script's name.
 // * git: options such as `push --receive-pack`, `fetch --upload-pack`, `rebase --exec`,
 //   `bisect run`, `submodule foreach`, `grep -O` or `difftool -x` run programs, and `push` sends
 //   commits to another machine. Only subcommands whose options name no program are widened (a
@@ -112,7 +113,11 @@ const PYTHON = /^python[0-9.]*$/;
 
 /** Package managers that read their own options anywhere before `--`. */
 const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
-/** Their subcommands that fetch and run packages or send the project out: exact only. */
+/**
+ * Their subcommands that fetch and run packages, run a command or an editor of their own
+ * (`npm explore pkg -- cmd`, `npm edit`, `yarn node`, `bun exec`), change the program's own
+ * configuration, or send the project out: exact only.
+ */
 const PACKAGE_RUNNING = new Set([
   'exec',
   'x',
@@ -128,6 +133,14 @@ const PACKAGE_RUNNING = new Set([
   'init',
   'publish',
   'rebuild',
+  'explore',
+  'edit',
+  'node',
+  'config',
+  'set',
+  'env',
+  'link',
+  'ln',
 ]);
 const SCRIPT_RUNNERS = new Set(['run', 'run-script', 'rum', 'urn']);
 
@@ -209,7 +222,7 @@ function checkPackageManager(
   if (PACKAGE_RUNNING.has(sub)) {
     return {
       ok: false,
-      reason: `${code([program, sub])} fetches and runs packages or sends the project out, so a rule for it is stored exactly, never widened`,
+      reason: `${code([program, sub])} can fetch and run packages, run other commands, change its own settings or send the project out, so a rule for it is stored exactly, never widened`,
     };
   }
   const scriptAt = SCRIPT_RUNNERS.has(sub) ? 2 : 1;
