@@ -3,25 +3,31 @@
 // n = deny, anything else = deny with that text as a note. No terminal, or input closed, = deny.
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ToolPreview } from '../shared/tool-types';
-import type { AnsweredBy, PendingApproval } from '../main/permissions/approval-broker';
+import type {
+  AnsweredBy,
+  AnswerResult,
+  PendingApproval,
+} from '../main/permissions/approval-broker';
 import type { AskContext, Asker } from '../main/permissions/asker';
 import { PLAIN_TERMINAL_TEXT, type TerminalText } from './terminal-text';
+import type { AlwaysRulePreview } from '../shared/api';
+import { hasWidening, promptAlwaysRule, widenExample } from './always-rule-prompt';
 
 export interface TerminalAskerOptions {
   readonly input: NodeJS.ReadableStream;
   readonly write: (text: string) => void;
   /** False when stdin is not a terminal: every request is denied as 'no-tty'. */
   readonly interactive: boolean;
-  /** Shown before "always" is offered, e.g. the rule preview over earlier calls. */
-  readonly describeAlways?: (
+  /** What "always" would store and may widen to, previewed over earlier calls. */
+  readonly previewAlways?: (
     request: PendingApproval,
     context: AskContext,
-  ) => Promise<string | null>;
+  ) => Promise<AlwaysRulePreview | null>;
   /** How text the model or a file controls is shown (default: plain visible escapes). */
   readonly text?: TerminalText;
 }
 
-type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => void;
+type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => AnswerResult;
 
 interface Queued {
   readonly request: PendingApproval;
@@ -84,20 +90,39 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
       respond({ kind: 'deny' }, 'no-tty');
       return;
     }
-    options.write(await card(request, context, options.describeAlways, text));
-    lines ??= new LineReader(options.input);
+    const always =
+      context.rules.length > 0 && options.previewAlways
+        ? await options.previewAlways(request, context).catch(() => null)
+        : null;
+    options.write(card(request, context, always, text));
+    const reader = (lines ??= new LineReader(options.input));
     for (;;) {
       options.write(`${ANSWER_HELP}\n> `);
-      const read = await lines.next(context.signal);
+      const read = await reader.next(context.signal);
       if (read.kind === 'aborted') return;
       if (read.kind === 'closed') {
         respond({ kind: 'deny' }, 'no-tty');
         return;
       }
-      const answer = parseTerminalAnswer(read.text);
+      let answer = parseTerminalAnswer(read.text);
+      if (answer?.kind === 'allow-always' && always && hasWidening(always)) {
+        // Widening is a choice of its own, never the default: Enter keeps the exact rule.
+        const chosen = await promptAlwaysRule(always, {
+          write: options.write,
+          readLine: () => reader.next(context.signal),
+          line: (value) => text.line(value),
+        });
+        if (chosen.kind === 'aborted') return;
+        if (chosen.kind === 'closed') {
+          respond({ kind: 'deny' }, 'no-tty');
+          return;
+        }
+        answer = chosen.answer;
+      }
       if (answer) {
-        respond(answer);
-        return;
+        const result = respond(answer);
+        if (result.ok) return;
+        options.write(`tandem: that answer was not taken: ${result.message}\n`);
       }
     }
   }
@@ -115,12 +140,12 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
 
 // Every piece of the card that the model, a file or an MCP server controls (names, commands,
 // paths, parts, reasons, diff lines, URLs, rule previews) goes through `text`.
-async function card(
+function card(
   request: PendingApproval,
   context: AskContext,
-  describeAlways: TerminalAskerOptions['describeAlways'],
+  always: AlwaysRulePreview | null,
   text: TerminalText,
-): Promise<string> {
+): string {
   const lines = [
     ``,
     `── ${text.line(request.name)} needs your approval ──`,
@@ -131,8 +156,12 @@ async function card(
     lines.push(
       `  "s", "t" and "a" would allow: ${context.grantable.map((g) => text.line(g)).join(', ')}`,
     );
-    const always = describeAlways ? await describeAlways(request, context).catch(() => null) : null;
-    if (always) lines.push(`  ${text.line(always)}`);
+    if (always) lines.push(`  "a" would store: ${text.line(always.summary)}`);
+    if (always && hasWidening(always)) {
+      lines.push(
+        `  after "a" you may widen it instead, e.g. to ${text.line(widenExample(always))}`,
+      );
+    }
   } else {
     lines.push('  "s", "t" and "a" allow this call only (nothing here can be stored as a rule)');
   }

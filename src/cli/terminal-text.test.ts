@@ -143,7 +143,25 @@ describe('the approval card in the terminal', () => {
         input,
         interactive: true,
         write: (t) => (output += t),
-        describeAlways: async () => `"a" would store: \`${FAKE_CARD_ATTACK}\``,
+        previewAlways: async () => ({
+          rules: [`\`${FAKE_CARD_ATTACK}\` exactly`],
+          matched: 0,
+          examples: [],
+          summary: `\`${FAKE_CARD_ATTACK}\``,
+          choices: [
+            [
+              {
+                widen: null,
+                rule: `\`${FAKE_CARD_ATTACK}\` exactly`,
+                accepts: `only ${FAKE_CARD_ATTACK}`,
+                matched: 0,
+                examples: [],
+                summary: FAKE_CARD_ATTACK,
+                refused: null,
+              },
+            ],
+          ],
+        }),
       });
       const request: PendingApproval = {
         runId: 'r',
@@ -158,9 +176,9 @@ describe('the approval card in the terminal', () => {
         at: 0,
       };
       const answered = new Promise((resolve) =>
-        asker.ask(request, resolve, {
+        asker.ask(request, (answer) => (resolve(answer), { ok: true }), {
           grantable: [`command \`${FAKE_CARD_ATTACK}\``],
-          rules: [],
+          rules: [{ kind: 'command', argv: ['rm'], match: 'exact' }],
           signal: new AbortController().signal,
         }),
       );
@@ -197,7 +215,7 @@ describe('the approval card in the terminal', () => {
           reasons: [],
           at: 0,
         },
-        resolve,
+        (answer) => (resolve(answer), { ok: true }),
         { grantable: [], rules: [], signal: new AbortController().signal },
       ),
     );

@@ -43,6 +43,11 @@ export type RunEvent =
       readonly effect: ToolEffect;
       readonly preview: ToolPreview;
       readonly reasons: readonly string[];
+      /**
+       * What "for this session", "for a while" and "always" would allow, as the person reads it
+       * ("`rm build` exactly"); empty when they allow this call only. Absent in old transcripts.
+       */
+      readonly storable?: readonly string[];
       readonly at: number;
     }
   | {

@@ -12,10 +12,22 @@ const path = z
   .max(4096)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
+/** One word of a command as the card showed it (a prefix for widening an "always" rule). */
+const ruleWord = z
+  .string()
+  .max(200_000)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
+
 const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
-  z.object({ kind: z.literal('allow-always') }).strict(),
+  z
+    .object({
+      kind: z.literal('allow-always'),
+      // Prefixes of the card's command words; main checks each against the pending request.
+      widen: z.array(z.array(ruleWord).min(1).max(64)).min(1).max(32).optional(),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('allow-for'),

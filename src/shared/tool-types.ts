@@ -94,7 +94,11 @@ export type ToolPreview =
 export type ApprovalAnswer =
   | { readonly kind: 'allow-once' }
   | { readonly kind: 'allow-session' }
-  | { readonly kind: 'allow-always' }
+  /**
+   * Stores a rule per offered sub-command: its exact words, or, for each prefix in `widen`
+   * (which main checks against the words the card showed), those words with any further words.
+   */
+  | { readonly kind: 'allow-always'; readonly widen?: readonly (readonly string[])[] }
   | { readonly kind: 'allow-for'; readonly minutes: number }
   | { readonly kind: 'deny' }
   | { readonly kind: 'deny-with-note'; readonly note: string };

@@ -98,7 +98,7 @@ class RecordingController implements RunController {
   }
   async previewAlwaysRule(requestId: string) {
     this.calls.push(`preview:${requestId}`);
-    return { rules: [], matched: 0, examples: [], summary: '' };
+    return { rules: [], matched: 0, examples: [], summary: '', choices: [] };
   }
   async sendTerminalInput(callId: string, data: string) {
     this.calls.push(`input:${callId}:${data}`);

@@ -110,7 +110,7 @@ describe('permission handlers', () => {
   });
 
   it('lists rules with descriptions and last use, and deletes one by id', async () => {
-    const npmTest = { kind: 'command' as const, prefix: ['npm', 'test'] };
+    const npmTest = { kind: 'command' as const, argv: ['npm', 'test'], match: 'prefix' as const };
     const writeTool = { kind: 'tool' as const, tool: 'write_file' };
     await permissions.save(project, {
       ...DEFAULT_PERMISSIONS,
@@ -128,7 +128,9 @@ describe('permission handlers', () => {
       {
         id: ruleId(npmTest),
         kind: 'command',
-        description: '`npm test`',
+        description:
+          '`npm test *` (`npm test` with any further words for the script; options before `--` still ask)',
+        note: null,
         createdAt: 10,
         lastUsedAt: now,
       },
@@ -136,6 +138,7 @@ describe('permission handlers', () => {
         id: ruleId(writeTool),
         kind: 'tool',
         description: 'tool `write_file`',
+        note: null,
         createdAt: 20,
         lastUsedAt: null,
       },
@@ -158,7 +161,7 @@ describe('permission handlers', () => {
     });
     const session = grants.add({
       folder: project,
-      rule: { kind: 'command', prefix: ['npm', 'run', 'build'] },
+      rule: { kind: 'command', argv: ['npm', 'run', 'build'], match: 'exact' },
       scope: { kind: 'session', sessionId: 'session-7' },
       effect: 'exec',
     });
@@ -182,7 +185,7 @@ describe('permission handlers', () => {
       {
         id: session.id,
         kind: 'session',
-        description: '`npm run build`',
+        description: '`npm run build` exactly',
         grantedAt: 1_000_000,
         expiresAt: null,
         lastUsedAt: 1_005_000,

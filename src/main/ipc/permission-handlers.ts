@@ -5,7 +5,7 @@ import type { NetworkSetting, PermissionsInfo, RuleInfo, WorkspaceInfo } from '.
 import type { PermissionMode, SandboxState } from '../../shared/tool-types';
 import type { GrantBook } from '../permissions/grant-book';
 import { MODE_LABELS } from '../../shared/mode-labels';
-import { describeRule, type PermissionRule } from '../permissions/permission-rule';
+import { describeRule, ruleKey, type PermissionRule } from '../permissions/permission-rule';
 import { withoutRule, type PermissionsStore } from '../permissions/project-permissions-store';
 import type { TandemHandlers } from './handler-types';
 import {
@@ -38,8 +38,8 @@ export const NO_FOLDER_MESSAGE = 'Open a folder first: modes and rules belong to
 
 /** A rule's id comes from its content, so deleting by id never hits a rule that moved. */
 export function ruleId(rule: PermissionRule): string {
-  const what = rule.kind === 'command' ? ['command', ...rule.prefix] : ['tool', rule.tool];
-  return `rule-${createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16)}`;
+  const what = JSON.stringify(ruleKey(rule));
+  return `rule-${createHash('sha256').update(what).digest('hex').slice(0, 16)}`;
 }
 
 const NETWORK_LABELS: Readonly<Record<NetworkSetting, string>> = {
@@ -90,6 +90,7 @@ export function createPermissionHandlers(deps: PermissionHandlerDeps): Permissio
       id: ruleId(r.rule),
       kind: r.rule.kind,
       description: describeRule(r.rule),
+      note: r.note ?? null,
       createdAt: r.createdAt,
       lastUsedAt: deps.grants.ruleLastUsed(folder, r.rule),
     }));

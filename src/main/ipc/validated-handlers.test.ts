@@ -61,6 +61,7 @@ function recordingHandlers(): {
       matched: 0,
       examples: [],
       summary: '',
+      choices: [],
     }),
     sendTerminalInput: record('sendTerminalInput', true),
     revertCall: record('revertCall', { ok: true, message: '', files: [] }),
@@ -86,10 +87,13 @@ describe('createValidatedDispatcher', () => {
     const dispatch = createValidatedDispatcher(handlers);
     await expect(dispatch('ping', ['hello'])).resolves.toBe('pong: hello');
     await dispatch('answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]);
+    const widened = { kind: 'allow-always', widen: [['npm', 'test']] };
+    await dispatch('answerApproval', ['req-2', 'hash', widened]);
     await expect(dispatch('sendTerminalInput', ['call-1', 'y'.repeat(4096)])).resolves.toBe(true);
     expect(calls).toEqual([
       ['ping', ['hello']],
       ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
+      ['answerApproval', ['req-2', 'hash', widened]],
       ['sendTerminalInput', ['call-1', 'y'.repeat(4096)]],
     ]);
   });
@@ -112,6 +116,27 @@ describe('createValidatedDispatcher', () => {
       ['r', 'h', { kind: 'deny', x: 1 }],
       /argument 3/,
     ],
+    // A widening is a list of word lists, only on "always"; main then checks it against the card.
+    ...(
+      [
+        ['a widening that is one string', { kind: 'allow-always', widen: 'npm test' }],
+        ['a widening of a string list', { kind: 'allow-always', widen: ['npm', 'test'] }],
+        ['an empty widening list', { kind: 'allow-always', widen: [] }],
+        ['an empty prefix', { kind: 'allow-always', widen: [[]] }],
+        ['a NUL byte in a widened word', { kind: 'allow-always', widen: [['npm', 'te\0st']] }],
+        ['a widening on "allow once"', { kind: 'allow-once', widen: [['npm', 'test']] }],
+        ['a widening on "for this session"', { kind: 'allow-session', widen: [['npm']] }],
+        [
+          'a prefix of 65 words',
+          { kind: 'allow-always', widen: [Array.from({ length: 65 }, () => 'w')] },
+        ],
+      ] as const
+    ).map(([name, answer]): [string, string, unknown, RegExp] => [
+      name,
+      'answerApproval',
+      ['r', 'h', answer],
+      /argument 3/,
+    ]),
     ['an empty task', 'startRun', [''], /tandem\.startRun/],
     [
       'terminal input over 4 KB',

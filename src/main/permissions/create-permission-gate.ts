@@ -8,7 +8,13 @@ import type {
   ToolPreview,
 } from '../../shared/tool-types';
 import type { ToolTarget } from '../tools/tool';
-import { ApprovalBroker, type AnsweredBy, type ApprovalOutcome } from './approval-broker';
+import { applyWidening, widenProblem } from './always-answer';
+import {
+  ApprovalBroker,
+  type AnsweredBy,
+  type AnswerResult,
+  type ApprovalOutcome,
+} from './approval-broker';
 import { approvalHash, snapshotFile } from './approval-hash';
 import type { Asker } from './asker';
 import type { GateRequest, GateVerdict, PermissionGate } from './gate';
@@ -143,16 +149,21 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           effect: tool.effect,
           preview,
           reasons,
+          storable: decided.grantable.map(describeRule),
         },
         emit,
+        // A widening must be a prefix of the words this card offered, within the limits.
+        (answer) =>
+          answer.kind === 'allow-always' && answer.widen
+            ? widenProblem(answer.widen, decided.grantable)
+            : null,
       );
       const onAbort = (): void => {
         options.broker.cancel(pending.requestId, 'stop');
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      const respond = (answer: ApprovalAnswer, by: AnsweredBy = 'person'): void => {
+      const respond = (answer: ApprovalAnswer, by: AnsweredBy = 'person'): AnswerResult =>
         options.broker.answer(pending.requestId, argsHash, answer, by);
-      };
       options.asker.ask(pending, respond, {
         grantable: decided.grantable.map(describeRule),
         rules: decided.grantable,
@@ -215,7 +226,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       case 'allow-always': {
         if (decided.grantable.length === 0) return;
         let stored = await options.store.load(folder);
-        for (const rule of decided.grantable) stored = withRule(stored, rule, clock());
+        for (const rule of applyWidening(decided.grantable, answer.widen ?? [])) {
+          stored = withRule(stored, rule, clock());
+        }
         await options.store.save(folder, stored);
         return;
       }

@@ -12,7 +12,7 @@ import type { RunBasis, ToolTarget } from '../tools/tool';
 import { coverClassification, suspendedReasons, uncoveredReasons } from './command-coverage';
 import type { Grant } from './grant-book';
 import { effectiveMode, readOnlyRefusal } from './modes';
-import { prefixFor, ruleMatchesTool, type PermissionRule } from './permission-rule';
+import { exactRule, ruleMatchesTool, type PermissionRule } from './permission-rule';
 import type { PolicyDeps } from './policy-deps';
 import type { NetworkSetting } from './project-permissions-store';
 import {
@@ -212,13 +212,12 @@ async function decideCommand(
     ...(mode === 'auto-edit' ? ['auto-accept edits mode still asks for commands'] : []),
   ];
   // Only parts a rule could ever cover are worth storing (never `rm -rf ~`, never `x > f`).
-  const grantable = dedupe(
-    coverage.uncovered.filter((p) => coverable.has(p)).map((p) => prefixFor(p.argv)),
-  );
+  // Each exactly as shown; the person may widen one in the rule preview (rule-widening.ts).
+  const grantable = dedupe(coverage.uncovered.filter((p) => coverable.has(p)).map((p) => p.argv));
   return {
     ...ask(
       reasons,
-      grantable.map((prefix) => ({ kind: 'command', prefix })),
+      grantable.map((argv) => exactRule(argv)),
     ),
     ...judged,
   };
