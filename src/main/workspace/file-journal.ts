@@ -14,6 +14,7 @@ import {
   sameImage,
   type FileImage,
 } from './file-image';
+import { UnverifiedPathError } from './verified-fs';
 
 /** A state handed in by a caller that already has the bytes (the shell snapshot). */
 export type ImageSource =
@@ -172,7 +173,12 @@ export class FileJournal implements WriteJournal {
   }
 
   revert(callId: string): Promise<RevertResult> {
-    return this.serial(() => this.revertNow(callId));
+    return this.serial(() =>
+      this.revertNow(callId).catch((error: unknown): RevertResult => {
+        if (!(error instanceof UnverifiedPathError)) throw error;
+        return { ok: false, callId, reason: `Not reverted: ${error.message}.`, conflicts: [] };
+      }),
+    );
   }
 
   /** Reverts the calls of one turn, newest first; stops at the first one that cannot be reverted. */

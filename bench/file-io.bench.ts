@@ -1,0 +1,86 @@
+// File I/O benchmark: what verifying the descriptor (verified-fs.ts) adds to a read and a write,
+// against the plain calls the tools made before (check-then-open). Same files, same run,
+// interleaved rounds so machine load hits both sides alike.
+// Run: npx tsx bench/file-io.bench.ts
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../src/main/workspace/atomic-write';
+import { guardPath } from '../src/main/workspace/path-guard';
+import { verifyStrategy } from '../src/main/workspace/fd-verify';
+import { readFileVerified, writeFileVerified } from '../src/main/workspace/verified-fs';
+
+const READS = 5_000;
+const WRITES = 300;
+const ROUNDS = 5;
+
+async function timePerOp(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < count; i += 1) await op(i);
+  return ((performance.now() - start) * 1000) / count; // microseconds
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+async function main(): Promise<void> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-bench-io-')));
+  const root = join(base, 'proj');
+  await mkdir(join(root, 'src', 'deep'), { recursive: true });
+  const file = join(root, 'src', 'deep', 'a.ts');
+  await writeFile(file, 'x'.repeat(4096));
+  const content = 'y'.repeat(4096);
+
+  const rows: [string, () => Promise<number>][] = [
+    ['read 4 KiB: readFile (before)', () => timePerOp(READS, () => readFile(file))],
+    ['read 4 KiB: readFileVerified', () => timePerOp(READS, () => readFileVerified(root, file))],
+    [
+      'read_file path: guard + readFile (before)',
+      () =>
+        timePerOp(READS, async () => {
+          const guard = await guardPath(root, 'src/deep/a.ts', 'read');
+          if (guard.ok) await readFile(guard.path);
+        }),
+    ],
+    [
+      'read_file path: guard + readFileVerified',
+      () =>
+        timePerOp(READS, async () => {
+          const guard = await guardPath(root, 'src/deep/a.ts', 'read');
+          if (guard.ok) await readFileVerified(guard.root, guard.path);
+        }),
+    ],
+    [
+      'write 4 KiB + fsync: writeFileAtomic (before)',
+      () => timePerOp(WRITES, () => writeFileAtomic(file, content)),
+    ],
+    [
+      'write 4 KiB + fsync: writeFileVerified',
+      () => timePerOp(WRITES, () => writeFileVerified(root, file, content)),
+    ],
+  ];
+  const results = new Map<string, number[]>(rows.map(([label]) => [label, []]));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [label, run] of rows) results.get(label)?.push(await run());
+  }
+
+  console.log(`verify strategy: ${verifyStrategy}; median of ${ROUNDS} rounds`);
+  console.log(`(${READS} reads or ${WRITES} writes per round), microseconds per operation`);
+  for (const [label] of rows) {
+    console.log(
+      `${label.padEnd(48)} ${median(results.get(label) ?? [])
+        .toFixed(1)
+        .padStart(8)} µs`,
+    );
+  }
+  const added = (a: string, b: string) =>
+    median(results.get(b) ?? []) - median(results.get(a) ?? []);
+  console.log(`added per read:            ${added(rows[0]![0], rows[1]![0]).toFixed(1)} µs`);
+  console.log(`added per read_file path:  ${added(rows[2]![0], rows[3]![0]).toFixed(1)} µs`);
+  console.log(`added per write:           ${added(rows[4]![0], rows[5]![0]).toFixed(1)} µs`);
+  await rm(base, { recursive: true, force: true });
+}
+
+void main();
