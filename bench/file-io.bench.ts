@@ -14,10 +14,22 @@ const READS = 5_000;
 const WRITES = 300;
 const ROUNDS = 5;
 
-async function timePerOp(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
+interface Cost {
+  /** Wall-clock microseconds per operation. */
+  readonly wall: number;
+  /** CPU microseconds (user + system, all threads) per operation: steadier on a busy machine. */
+  readonly cpu: number;
+}
+
+async function timePerOp(count: number, op: (i: number) => Promise<unknown>): Promise<Cost> {
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < count; i += 1) await op(i);
-  return ((performance.now() - start) * 1000) / count; // microseconds
+  const cpu = process.cpuUsage(cpuStart);
+  return {
+    wall: ((performance.now() - start) * 1000) / count,
+    cpu: (cpu.user + cpu.system) / count,
+  };
 }
 
 function median(values: number[]): number {
@@ -61,25 +73,31 @@ async function main(): Promise<void> {
       () => timePerOp(WRITES, () => writeFileVerified(root, file, content)),
     ],
   ];
-  const results = new Map<string, number[]>(rows.map(([label]) => [label, []]));
+  const results = new Map<string, Cost[]>(rows.map(([label]) => [label, []]));
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [label, run] of rows) results.get(label)?.push(await run());
   }
+  const wall = (label: string) => median((results.get(label) ?? []).map((c) => c.wall));
+  const cpu = (label: string) => median((results.get(label) ?? []).map((c) => c.cpu));
 
-  console.log(`verify strategy: ${verifyStrategy}; median of ${ROUNDS} rounds`);
-  console.log(`(${READS} reads or ${WRITES} writes per round), microseconds per operation`);
+  console.log(`verify strategy: ${verifyStrategy}; median of ${ROUNDS} rounds of ${READS} reads`);
+  console.log(`or ${WRITES} writes; microseconds per operation (wall / CPU)`);
   for (const [label] of rows) {
     console.log(
-      `${label.padEnd(48)} ${median(results.get(label) ?? [])
-        .toFixed(1)
-        .padStart(8)} µs`,
+      `${label.padEnd(48)} ${wall(label).toFixed(1).padStart(8)} / ${cpu(label).toFixed(1).padStart(7)}`,
     );
   }
-  const added = (a: string, b: string) =>
-    median(results.get(b) ?? []) - median(results.get(a) ?? []);
-  console.log(`added per read:            ${added(rows[0]![0], rows[1]![0]).toFixed(1)} µs`);
-  console.log(`added per read_file path:  ${added(rows[2]![0], rows[3]![0]).toFixed(1)} µs`);
-  console.log(`added per write:           ${added(rows[4]![0], rows[5]![0]).toFixed(1)} µs`);
+  const labels = rows.map(([label]) => label);
+  for (const [what, before, after] of [
+    ['read', labels[0], labels[1]],
+    ['read_file path', labels[2], labels[3]],
+    ['write', labels[4], labels[5]],
+  ] as const) {
+    if (before === undefined || after === undefined) continue;
+    const addedWall = (wall(after) - wall(before)).toFixed(1);
+    const addedCpu = (cpu(after) - cpu(before)).toFixed(1);
+    console.log(`added per ${what}: ${addedWall} µs wall, ${addedCpu} µs CPU`);
+  }
   await rm(base, { recursive: true, force: true });
 }
 

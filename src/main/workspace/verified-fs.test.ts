@@ -239,3 +239,13 @@ describe('openDirVerified', () => {
     expect(await readdir(outside)).toEqual(['x.txt']);
   });
 });
+
+describe('reading sizes', () => {
+  it.each([0, 1, 4095, 4096, 70_000, 1_000_003])('reads a %i-byte file exactly', async (size) => {
+    const bytes = Buffer.alloc(size, 7);
+    if (size > 0) bytes[size - 1] = 9;
+    await writeFile(join(root, 'sized.bin'), bytes);
+    const read = await readFileVerified(root, 'sized.bin', { maxBytes: 2_000_000 });
+    expect(read.kind === 'file' && read.bytes.equals(bytes)).toBe(true);
+  });
+});

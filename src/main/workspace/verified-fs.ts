@@ -238,14 +238,38 @@ async function readOpened(file: VerifiedFile, options: ReadOptions): Promise<Rea
     if (options.maxBytes !== undefined && size > options.maxBytes) {
       return { kind: 'too-large', size };
     }
-    const bytes = await file.handle.readFile();
-    if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
-      return { kind: 'too-large', size: bytes.length }; // It grew while being read.
-    }
+    const bytes = await readAll(file, size, options.maxBytes ?? Number.MAX_SAFE_INTEGER);
+    if (bytes === undefined) return { kind: 'too-large', size }; // It grew while being read.
     return { kind: 'file', bytes, mode: Number(stats.mode & BigInt(0o7777)) };
   } finally {
     await file.handle.close();
   }
+}
+
+/**
+ * The whole file, expecting `size` bytes: usually one read (FileHandle.readFile would fstat again
+ * and read to EOF separately). Undefined when it grew past `maxBytes`.
+ */
+async function readAll(
+  file: VerifiedFile,
+  size: number,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let want = size + 1; // One byte more than expected shows EOF without a second read.
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(Math.min(want, 1024 * 1024 * 64));
+    const { bytesRead } = await file.handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) return undefined;
+    // Exactly what fstat promised and a short read: that is EOF. Otherwise read on until 0.
+    if (total === size && bytesRead < buffer.length) break;
+    want = 64 * 1024;
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
 function isMissing(error: unknown): boolean {
