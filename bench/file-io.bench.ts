@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   await writeFile(file, 'x'.repeat(4096));
   const content = 'y'.repeat(4096);
 
-  const rows: [string, () => Promise<number>][] = [
+  const rows: [string, () => Promise<Cost>][] = [
     ['read 4 KiB: readFile (before)', () => timePerOp(READS, () => readFile(file))],
     ['read 4 KiB: readFileVerified', () => timePerOp(READS, () => readFileVerified(root, file))],
     [
