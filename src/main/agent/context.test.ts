@@ -1,4 +1,4 @@
-import { writeFile, rm } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/agent-harness';
@@ -23,6 +23,22 @@ describe('system prompt', () => {
       expect(prompt).toContain('Run `make check` before you finish.');
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('does not follow an AGENTS.md symlink out of the folder', async () => {
+    const base = await makeTempDir('ctx-link');
+    try {
+      await mkdir(join(base, 'proj'));
+      await writeFile(join(base, 'secret.txt'), 'OUTSIDE SECRET');
+      await symlink(join(base, 'secret.txt'), join(base, 'proj', 'AGENTS.md'));
+      expect(await loadAgentsMd(join(base, 'proj'))).toBeUndefined();
+      await rm(join(base, 'proj', 'AGENTS.md'));
+      await writeFile(join(base, 'proj', 'docs.md'), 'Inside notes.');
+      await symlink('docs.md', join(base, 'proj', 'AGENTS.md'));
+      expect(await loadAgentsMd(join(base, 'proj'))).toBe('Inside notes.');
+    } finally {
+      await rm(base, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,7 @@
 // What the model is told: a system prompt naming the folder, the OS and the tool habits, plus
 // the project's AGENTS.md; and a history that fits the token budget (old tool outputs shrink first).
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { guardPath } from '../workspace/path-guard';
+import { readFileVerified } from '../workspace/verified-fs';
 import type { ChatMessage } from './chat-message';
 
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 100_000;
@@ -48,10 +48,19 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   return lines.join('\n');
 }
 
-/** The project's AGENTS.md, bounded; undefined when there is none. */
+const AGENTS_MD_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The project's AGENTS.md, bounded; undefined when there is none. It goes to the provider, so it
+ * is read like any file tool reads: through the guard (a symlink out is not followed) and verified.
+ */
 export async function loadAgentsMd(folder: string): Promise<string | undefined> {
   try {
-    const text = await readFile(join(folder, 'AGENTS.md'), 'utf8');
+    const guard = await guardPath(folder, 'AGENTS.md', 'read');
+    if (!guard.ok) return undefined;
+    const read = await readFileVerified(guard.root, guard.path, { maxBytes: AGENTS_MD_MAX_BYTES });
+    if (read.kind !== 'file') return undefined;
+    const text = read.bytes.toString('utf8');
     return text.length > AGENTS_MD_MAX_CHARS
       ? `${text.slice(0, AGENTS_MD_MAX_CHARS)}\n[… AGENTS.md cut at ${AGENTS_MD_MAX_CHARS} characters …]`
       : text;

@@ -52,7 +52,7 @@ export interface WorkspaceAgent {
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   const projectDir = projectDataDir(options.dataDir, options.folder);
   // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
-  const journal = await openFileJournal(join(projectDir, 'journal'));
+  const journal = await openFileJournal(join(projectDir, 'journal'), options.folder);
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
     shadowDir: join(projectDir, 'shadow.git'),
