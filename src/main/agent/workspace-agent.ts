@@ -49,20 +49,33 @@ export interface WorkspaceAgent {
   close(): Promise<void>;
 }
 
+/** The undo journal of one project: per project, so undo survives restarts and sessions. */
+export function journalDir(dataDir: string, realFolder: string): string {
+  return join(projectDataDir(dataDir, realFolder), 'journal');
+}
+
+/**
+ * A call's key in the journal and the shadow refs. Call ids are unique within a session only
+ * (providers repeat them across sessions), while the journal is per project.
+ */
+export function journalKey(sessionId: string, callId: string): string {
+  return `${sessionId}/${callId}`;
+}
+
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   const projectDir = projectDataDir(options.dataDir, options.folder);
-  // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
-  const journal = await openFileJournal(join(projectDir, 'journal'), options.folder);
+  const journal = await openFileJournal(
+    journalDir(options.dataDir, options.folder),
+    options.folder,
+  );
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
     shadowDir: join(projectDir, 'shadow.git'),
     journal,
   });
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
-  // Call ids are unique within a session only (providers repeat them across sessions), while the
-  // journal and the shadow refs are per project: key them by session and call.
   let sessionId = options.sessionId ?? '';
-  const keyOf = (callId: string): string => `${sessionId}/${callId}`;
+  const keyOf = (callId: string): string => journalKey(sessionId, callId);
   const services: ToolServices = {
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
