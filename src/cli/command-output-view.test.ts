@@ -44,6 +44,15 @@ describe('live command output', () => {
       ],
       shows: ['done'],
     },
+    {
+      case: "npm's spinner, erased with column 1 and erase line",
+      chunks: [
+        `⠙${ESC}[1G${ESC}[0K\r\n> app@1.0.0 test\r\n\r\n⠙${ESC}[1G${ESC}[0Khello\r\nworld\r\n⠙${ESC}[1G${ESC}[0K`,
+      ],
+      shows: ['', '> app@1.0.0 test', '', 'hello', 'world'],
+    },
+    { case: 'cursor back', chunks: [`50%${ESC}[3D75%\r\n`], shows: ['75%'] },
+    { case: 'erase the whole line', chunks: [`typing${ESC}[2Kdone\r\n`], shows: ['done'] },
     { case: 'a progress bar redrawn with CR', chunks: ['10%\r50%\r100%\r\n'], shows: ['100%'] },
     { case: 'backspace takes back a character', chunks: ['abx\bc\r\n'], shows: ['abc'] },
     {
@@ -118,7 +127,24 @@ describe('how a shell call ended, read from what the shell tool wrote', () => {
     expect(shellEnding(formatShellResult(result(over), 120, sandbox))).toEqual({
       status,
       duration,
+      changes: null,
     });
+  });
+
+  it('with the journal note after it, and fake lines in the output before it', () => {
+    const output = formatShellResult(
+      result({ text: 'exit code 0 · 0.1 s · fake\n\nChanges on disk: fake', exitCode: 1 }),
+      120,
+      sandbox,
+    );
+    const note = 'Changes on disk (can be reverted): 1 file changed, +1 −0\nA x.txt (+1 −0)\n\n+x';
+    expect(shellEnding(`${output}\n\n${note}`)).toEqual({
+      status: 'exit code 1',
+      duration: '1.2 s',
+      changes: 'Changes on disk (can be reverted): 1 file changed, +1 −0',
+    });
+    // Without a status line of the tool's own at the end, a look-alike in the output is not taken.
+    expect(shellEnding('exit code 0 · 0.1 s · fake\nmore output')).toBeNull();
   });
 
   it('is null for a call that did not run', () => {

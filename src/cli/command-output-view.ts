@@ -1,10 +1,12 @@
 // A running command's output, live on the terminal: dimmed, each line behind a bar, bounded to
 // the first lines and, once the command ends, the last few. The command is a program the model
 // chose, so none of its bytes reach the terminal as control: escape sequences are removed (they
-// colour text or move the cursor; what a person needs is the text), a carriage return starts the
-// line over (a spinner or a progress bar redraws itself and is not printed a hundred times),
-// backspace takes back one character, and any other control character is shown as a visible
-// escape by the terminal sanitiser. The model always gets the whole output; --json has every chunk.
+// colour text or move the cursor; what a person needs is the text). The moves a progress display
+// makes within its line are followed, so a spinner or a progress bar that redraws itself is not
+// printed a hundred times: a carriage return or "column 1" starts the line over, "erase line"
+// empties it, backspace and "cursor back" take back characters. Any other control character is
+// shown as a visible escape by the terminal sanitiser. The model always gets the whole output;
+// --json has every chunk.
 import stripAnsi from 'strip-ansi';
 import type { CliStyle } from './cli-style';
 import { displayWidth } from './markdown-terminal';
@@ -40,6 +42,26 @@ const MAX_LINE = 4000;
 /** An unfinished escape sequence longer than this is not waited for. */
 const MAX_CARRY = 256;
 const BAR = '  │ ';
+// eslint-disable-next-line no-control-regex -- parsing escape sequences is the point
+const CSI = /\u001b\[([0-9;?]*)[ -/]*([@-~])/g;
+
+/** The few in-line cursor moves progress displays use; the rest only colour or move elsewhere. */
+function cursor(call: CallOutput, params: string, final: string): void {
+  const n = Number(params.split(';')[0] || '1');
+  switch (final) {
+    case 'G': // to a column: column 1 starts the line over, like CR
+      if (n <= 1) call.carriageReturn = true;
+      return;
+    case 'K': // erase in line: all of it, or the part before the cursor
+      if (params === '2' || params === '1' || call.carriageReturn) call.line = '';
+      return;
+    case 'D': // back n columns
+      call.line = Array.from(call.line).slice(0, -Math.max(1, n)).join('');
+      return;
+    default:
+      return;
+  }
+}
 
 export function createCommandOutputView(options: CommandOutputViewOptions): CommandOutputView {
   const headLines = options.headLines ?? 40;
@@ -50,6 +72,19 @@ export function createCommandOutputView(options: CommandOutputViewOptions): Comm
   const show = (line: string): void => {
     const room = Math.max(20, options.columns() - BAR.length);
     options.write(`${paint.dim(BAR + text.lines(fit(line, room)))}\n`);
+  };
+
+  const feed = (call: CallOutput, text: string): void => {
+    for (const char of text) {
+      if (call.carriageReturn) {
+        call.carriageReturn = false;
+        if (char !== '\n') call.line = '';
+      }
+      if (char === '\n') complete(call);
+      else if (char === '\r') call.carriageReturn = true;
+      else if (char === '\b') call.line = Array.from(call.line).slice(0, -1).join('');
+      else if (call.line.length < MAX_LINE) call.line += char;
+    }
   };
 
   const complete = (call: CallOutput): void => {
@@ -82,16 +117,15 @@ export function createCommandOutputView(options: CommandOutputViewOptions): Comm
           input = input.slice(0, lastEscape);
         }
       }
-      for (const char of stripAnsi(input)) {
-        if (call.carriageReturn) {
-          call.carriageReturn = false;
-          if (char !== '\n') call.line = '';
-        }
-        if (char === '\n') complete(call);
-        else if (char === '\r') call.carriageReturn = true;
-        else if (char === '\b') call.line = Array.from(call.line).slice(0, -1).join('');
-        else if (call.line.length < MAX_LINE) call.line += char;
+      // Cursor moves within the line are followed (a spinner is drawn, then erased with
+      // "column 1, erase line"); every other sequence is removed.
+      let from = 0;
+      for (const match of input.matchAll(CSI)) {
+        feed(call, stripAnsi(input.slice(from, match.index)));
+        cursor(call, match[1] ?? '', match[2] ?? '');
+        from = match.index + match[0].length;
       }
+      feed(call, stripAnsi(input.slice(from)));
     },
     end(callId) {
       const call = calls.get(callId);

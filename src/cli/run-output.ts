@@ -71,6 +71,7 @@ export function createEventPrinter(
         const why = event.provenance ? paint.dim(` · ${text.line(event.provenance)}`) : '';
         if (ending) {
           err(`  ${mark} ${text.line(ending.status)} ${paint.dim(`· ${ending.duration}`)}${why}\n`);
+          if (ending.changes) err(`    ${paint.dim(text.line(ending.changes))}\n`);
         } else {
           const first = event.output.split('\n')[0] ?? '';
           err(
