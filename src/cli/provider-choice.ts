@@ -14,8 +14,8 @@ export interface ProviderChoice {
   readonly baseUrl: string;
   readonly model: string;
   readonly preset: ProviderPreset;
-  /** What the SDK sends; a placeholder for servers that need no key (as the window does). */
-  readonly apiKey: string;
+  /** From the environment; undefined when none is set (and none is needed, or asked for). */
+  readonly apiKey: string | undefined;
   /** Where base URL and model came from, for the header and error messages. */
   readonly source: 'flags' | 'window';
 }
@@ -26,6 +26,8 @@ export interface ProviderChoiceInput {
   readonly apiKeyEnv?: string;
   readonly env: NodeJS.ProcessEnv;
   readonly platform?: NodeJS.Platform;
+  /** False: a missing key is no error (the preview's Settings can take one). Default true. */
+  readonly requireKey?: boolean;
 }
 
 /** The window's settings file (whether or not it exists yet). */
@@ -50,7 +52,8 @@ export async function chooseProvider(input: ProviderChoiceInput): Promise<Provid
       : await fromWindow(input);
   const keyEnv = input.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
   const key = input.env[keyEnv];
-  if (!key && (chosen.preset.needsApiKey || input.apiKeyEnv !== undefined)) {
+  const required = input.requireKey !== false;
+  if (!key && required && (chosen.preset.needsApiKey || input.apiKeyEnv !== undefined)) {
     const needs = chosen.preset.needsApiKey ? `${chosen.preset.label} needs one; ` : '';
     throw new CliFailure(
       `missing API key: ${needs}set ${keyEnv} (or name another variable with --api-key-env). ` +
@@ -59,7 +62,7 @@ export async function chooseProvider(input: ProviderChoiceInput): Promise<Provid
       EXIT.setup,
     );
   }
-  return { ...chosen, apiKey: key || 'no-key' };
+  return { ...chosen, apiKey: key || undefined };
 }
 
 async function loadWindowSettings(input: ProviderChoiceInput): Promise<{

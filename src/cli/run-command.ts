@@ -61,7 +61,8 @@ async function runTask(
   const chat = createOpenAIProvider({
     baseUrl: provider.baseUrl,
     model: provider.model,
-    apiKey: provider.apiKey,
+    // Local servers without keys still need a non-empty string for the SDK (as in the window).
+    apiKey: provider.apiKey ?? 'no-key',
     ...(Number.isFinite(retryBase) && retryBase >= 0 && io.env.TANDEM_RETRY_BASE_MS
       ? { retry: { baseDelayMs: retryBase } }
       : {}),
