@@ -190,6 +190,17 @@ describe('tandem run (in-process)', () => {
     expect(stderr()).toBe('tandem run: folder does not exist: /nonexistent/tandem-x\n');
   });
 
+  it.each([
+    { case: 'the file system root', folder: () => '/', why: 'it is the root of a file system' },
+    { case: 'the home folder', folder: (home: string) => home, why: 'it is your home folder' },
+  ])('refuses $case as the window does → exit 3', async ({ folder, why }) => {
+    const home = await makeTempDir('cli-home');
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k', HOME: home }, '/');
+    expect(await main([...base, '--folder', folder(home), 'task'], io)).toBe(3);
+    expect(stderr()).toContain(`Tandem does not work in ${folder(home)}: ${why}`);
+  });
+
   it('a missing key → exit 3 naming the variable', async () => {
     const { folder } = await setup([]);
     const { io, stderr } = memoryIo({}, folder);

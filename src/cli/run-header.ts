@@ -1,6 +1,7 @@
 // The one line `tandem run` starts with: which folder, which model where, which mode, and whether
 // commands are sandboxed — what a person needs to know before the first card appears.
 import { MODE_LABELS } from '../shared/mode-labels';
+import { effectiveMode } from '../main/permissions/modes';
 import type { PermissionMode, SandboxState } from '../shared/tool-types';
 import type { CliStyle } from './cli-style';
 
@@ -19,7 +20,12 @@ export function runHeader(info: RunHeaderInfo, style: CliStyle): string {
     info.home && (info.folder === info.home || info.folder.startsWith(`${info.home}/`))
       ? `~${info.folder.slice(info.home.length)}`
       : info.folder;
-  const mode = MODE_LABELS[info.mode];
+  // Autonomous without a sandbox asks as Ask does (modes.ts): the header says what applies.
+  const applied = effectiveMode(info.mode, info.sandbox).mode;
+  const mode =
+    applied === info.mode
+      ? MODE_LABELS[info.mode]
+      : `${MODE_LABELS[info.mode]} (asks as ${MODE_LABELS[applied]}: no sandbox)`;
   const parts = [
     paint.bold('tandem'),
     text.line(folder),
