@@ -169,6 +169,7 @@ describe('tandem run (in-process)', () => {
       argv: ['undo', '--help'],
       shows: ['Usage: tandem undo', '--call ID', '--run ID', 'Examples:'],
     },
+    { argv: ['policy', '--help'], shows: ['usage: tandem policy', 'Examples:'] },
   ])('$argv prints help with examples on stdout, exit 0', async ({ argv, shows }) => {
     const { io, stdout, stderr } = memoryIo({}, '/');
     expect(await main(argv, io)).toBe(0);
