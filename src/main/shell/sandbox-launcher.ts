@@ -69,8 +69,10 @@ export const PROTECTED_GIT_ENTRIES: readonly string[] = [
   'worktrees',
 ];
 
+/** How deep below the project folder nested repositories (vendored, submodules) are looked for. */
+const NESTED_GIT_DEPTH = 2;
 /** Folders scanned for nested repositories at most, so a huge tree cannot slow every command. */
-export const MAX_SCANNED_FOLDERS = 20_000;
+const MAX_SCANNED_FOLDERS = 2_000;
 
 export interface GitEntry {
   readonly path: string;
@@ -82,7 +84,6 @@ export interface GitScan {
   readonly entries: readonly GitEntry[];
   /** False when the scan stopped at `limit` folders: there may be more. */
   readonly complete: boolean;
-  readonly limit: number;
 }
 
 function entryKind(p: string): GitEntry['kind'] | undefined {
@@ -96,26 +97,38 @@ function entryKind(p: string): GitEntry['kind'] | undefined {
   return undefined;
 }
 
-/** `.git` folders and files in the project folder and at any depth below it (no symlinks followed). */
-export function findGitEntries(folder: string, limit = MAX_SCANNED_FOLDERS): GitScan {
+/**
+ * `.git` folders and files in the project folder and up to `depth` levels below it (no symlinks
+ * followed). The sandbox binds these; repositories git itself enters (submodules, at any depth)
+ * are found through git's index instead (git-toplevel.ts).
+ */
+export function findGitEntries(
+  folder: string,
+  depth = NESTED_GIT_DEPTH,
+  limit = MAX_SCANNED_FOLDERS,
+): GitScan {
   const found: GitEntry[] = [];
-  const queue = [folder];
+  let level = [folder];
   let scanned = 0;
-  while (queue.length > 0) {
-    if (scanned >= limit) return { entries: found, complete: false, limit };
-    const dir = queue.shift() as string;
-    scanned++;
-    const gitPath = path.join(dir, '.git');
-    const kind = entryKind(gitPath);
-    if (kind) found.push({ path: gitPath, kind });
-    try {
-      for (const entry of readdirSync(dir, { withFileTypes: true }))
-        if (entry.isDirectory() && entry.name !== '.git') queue.push(path.join(dir, entry.name));
-    } catch {
-      // Unreadable folder: nothing below it to protect that the command could read either.
+  for (let at = 0; at <= depth && level.length > 0; at++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const gitPath = path.join(dir, '.git');
+      const kind = entryKind(gitPath);
+      if (kind) found.push({ path: gitPath, kind });
+      if (at === depth) continue;
+      if (scanned >= limit) return { entries: found, complete: false };
+      scanned++;
+      try {
+        for (const entry of readdirSync(dir, { withFileTypes: true }))
+          if (entry.isDirectory() && entry.name !== '.git') next.push(path.join(dir, entry.name));
+      } catch {
+        // Unreadable folder: nothing below it to protect that the command could read either.
+      }
     }
+    level = next;
   }
-  return { entries: found, complete: true, limit };
+  return { entries: found, complete: true };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
