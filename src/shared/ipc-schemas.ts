@@ -12,7 +12,7 @@ const path = z
   .max(4096)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-const approvalAnswerSchema = z.discriminatedUnion('kind', [
+export const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z.object({ kind: z.literal('allow-always') }).strict(),

@@ -24,6 +24,16 @@ export interface ScriptedTurn {
   /** Stream: end the response cleanly after this many events, without finish_reason or [DONE]. */
   readonly endAfterEvents?: number;
   readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+  /**
+   * Stream these SSE events instead of the ones built from text and toolCalls: an object is sent
+   * as `data: <JSON>`, a string goes on the wire verbatim (so it may be garbage, a comment, or
+   * `data: [DONE]\n\n`). Nothing is added: no [DONE] unless the list has it.
+   */
+  readonly sse?: readonly (string | object)[];
+  /** A provider that goes quiet: never answer, answer with headers only, or only keep-alives. */
+  readonly quiet?: 'silent' | 'headers-only' | 'keep-alive';
+  /** Stream: wait this long before each SSE event (a provider that trickles). */
+  readonly eventDelayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -103,6 +113,10 @@ export async function startScriptedOpenAIServer(
       return;
     }
     if (turn.delayMs) await sleepUnlessClosed(turn.delayMs, req);
+    if (turn.quiet) {
+      await playQuiet(turn.quiet, req, res);
+      return;
+    }
     if (turn.status) {
       const headers: Record<string, string> = {};
       if (turn.retryAfter !== undefined) headers['retry-after'] = turn.retryAfter;
@@ -245,17 +259,27 @@ async function streamTurn(
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
-  const events = streamEvents(id, model, turn, deltaChars);
+  const events = turn.sse ?? streamEvents(id, model, turn, deltaChars);
   const limit = turn.cutAfterEvents ?? turn.endAfterEvents;
   const played = limit === undefined ? events : events.slice(0, limit);
-  let wire = played.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
-  if (limit === undefined) wire += 'data: [DONE]\n\n';
-  const bytes = Buffer.from(wire, 'utf8');
-  for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
-    if (res.destroyed) return;
-    res.write(bytes.subarray(offset, offset + chunkBytes));
-    // Yield so the pieces leave as separate TCP writes rather than one coalesced buffer.
-    if ((offset / chunkBytes) % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+  const wires = played.map((event) =>
+    typeof event === 'string' ? event : `data: ${JSON.stringify(event)}\n\n`,
+  );
+  if (limit === undefined && !turn.sse) wires.push('data: [DONE]\n\n');
+  if (turn.eventDelayMs !== undefined) {
+    for (const wire of wires) {
+      await sleepUnlessClosed(turn.eventDelayMs, res.req);
+      if (res.destroyed) return;
+      res.write(wire);
+    }
+  } else {
+    const bytes = Buffer.from(wires.join(''), 'utf8');
+    for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
+      if (res.destroyed) return;
+      res.write(bytes.subarray(offset, offset + chunkBytes));
+      // Yield so the pieces leave as separate TCP writes rather than one coalesced buffer.
+      if ((offset / chunkBytes) % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   if (turn.cutAfterEvents !== undefined) {
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -263,6 +287,24 @@ async function streamTurn(
     return;
   }
   res.end();
+}
+
+/** Holds the request open until the client gives up (no timer of ours ends it). */
+async function playQuiet(
+  quiet: NonNullable<ScriptedTurn['quiet']>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (quiet !== 'silent') {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+  }
+  const closed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+  if (quiet !== 'keep-alive') return closed;
+  // An SSE comment is a keep-alive: bytes on the wire, but no event and no progress.
+  const timer = setInterval(() => res.write(': keep-alive\n\n'), 5);
+  await closed;
+  clearInterval(timer);
 }
 
 function pieces(text: string, size: number): string[] {
@@ -298,10 +340,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function sleepUnlessClosed(ms: number, req: IncomingMessage): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    req.socket.once('close', () => {
+    const done = (): void => {
       clearTimeout(timer);
+      req.socket.off('close', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    req.socket.once('close', done);
   });
 }
