@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import { safeJsonStringify } from '../../../shared/safe-json';
 import { printableText } from '../printable-text';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
@@ -49,7 +50,7 @@ export const ToolCallCard = memo(function ToolCallCard({
       {tool.provenance && <p className="provenance">Ran because: {tool.provenance}</p>}
       {open && (
         <div className="tool-card-body">
-          <pre className="tool-args-full">{JSON.stringify(tool.args, null, 2)}</pre>
+          <pre className="tool-args-full">{safeJsonStringify(tool.args, { space: 2 })}</pre>
           {isShell && plain !== '' && (
             <>
               <p className="muted">What the agent was given:</p>
@@ -126,7 +127,7 @@ function summariseArgs(args: unknown): string {
   if (typeof args === 'string') return args.slice(0, 120);
   if (typeof args !== 'object' || args === null) return String(args);
   const text = Object.entries(args)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : safeJsonStringify(v)}`)
     .join(', ');
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
