@@ -2,7 +2,7 @@
 // the project's AGENTS.md; and a history that fits the token budget (old tool outputs shrink first).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatMessage } from './chat-message';
+import type { ChatMessage, ChatToolCall } from './chat-message';
 
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 100_000;
 const AGENTS_MD_MAX_CHARS = 20_000;
@@ -81,8 +81,8 @@ function countChars(messages: readonly ChatMessage[]): number {
  * The history to send, within `budgetTokens`: first old tool outputs shrink (oldest first, the
  * latest turn untouched), then whole old exchanges are dropped from the front, never splitting a
  * tool call from its answer; a single long task that still does not fit then has the tool outputs
- * of its own turn shrunk, oldest first, all but the last few. Every call keeps its one answer;
- * the stored history is not changed.
+ * of its own turn shrunk, oldest first, all but the last few, and last the long arguments of
+ * calls (all answered by then). Every call keeps its one answer; the stored history is not changed.
  */
 export function fitHistory(messages: readonly ChatMessage[], budgetTokens: number): ChatMessage[] {
   let fitted = [...messages];
@@ -102,10 +102,26 @@ export function fitHistory(messages: readonly ChatMessage[], budgetTokens: numbe
     }
     shrinkToolOutputs(fitted, 0, keepFrom, budgetTokens, 'current');
   }
+  // Every call in a request has been answered, the latest too: its arguments can go last.
+  if (estimateTokens(fitted) > budgetTokens) shrinkAllArguments(fitted, budgetTokens);
   return fitted;
 }
 
-/** Shrinks tool messages in [from, to), oldest first, until the whole fits the budget. */
+function shrinkAllArguments(messages: ChatMessage[], budgetTokens: number): void {
+  let chars = countChars(messages);
+  for (let i = 0; i < messages.length && Math.ceil(chars / 4) > budgetTokens; i++) {
+    const message = messages[i];
+    if (message?.role !== 'assistant' || !message.tool_calls?.length) continue;
+    const calls = message.tool_calls.map(shrinkArguments);
+    chars -= argumentChars(message.tool_calls) - argumentChars(calls);
+    messages[i] = { ...message, tool_calls: calls };
+  }
+}
+
+/**
+ * Shrinks tool messages, and the long arguments of calls already answered, in [from, to), oldest
+ * first, until the whole fits the budget.
+ */
 function shrinkToolOutputs(
   messages: ChatMessage[],
   from: number,
@@ -116,6 +132,12 @@ function shrinkToolOutputs(
   let chars = countChars(messages);
   for (let i = from; i < to && Math.ceil(chars / 4) > budgetTokens; i++) {
     const message = messages[i];
+    if (message?.role === 'assistant' && message.tool_calls?.length) {
+      const calls = message.tool_calls.map(shrinkArguments);
+      chars -= argumentChars(message.tool_calls) - argumentChars(calls);
+      messages[i] = { ...message, tool_calls: calls };
+      continue;
+    }
     if (message?.role !== 'tool' || message.content.length <= SHRUNK_TOOL_OUTPUT_CHARS * 2)
       continue;
     const content =
@@ -123,6 +145,20 @@ function shrinkToolOutputs(
     chars -= message.content.length - content.length;
     messages[i] = { ...message, content };
   }
+}
+
+/** The model wrote these and has had its answer: a valid JSON note is enough to keep the thread. */
+function shrinkArguments(call: ChatToolCall): ChatToolCall {
+  const text = call.function.arguments;
+  if (text.length <= SHRUNK_TOOL_OUTPUT_CHARS * 2) return call;
+  const note = JSON.stringify({
+    shortened: `${text.length} characters of arguments, cut to save context; this call was answered`,
+  });
+  return { ...call, function: { ...call.function, arguments: note } };
+}
+
+function argumentChars(calls: readonly ChatToolCall[]): number {
+  return calls.reduce((sum, call) => sum + call.function.arguments.length, 0);
 }
 
 function findLastUserIndex(messages: readonly ChatMessage[]): number {
