@@ -4,12 +4,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baseUrlSchema } from '../shared/ipc-schemas';
 import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
-import {
-  DEFAULT_PROVIDER_TIMEOUTS,
-  MAX_REQUEST_TIMEOUT_MS,
-  MAX_WAIT_TIMEOUT_MS,
-  type ProviderTimeouts,
-} from '../main/agent/request-watchdog';
+import { fieldOf, TIMEOUT_FIELDS, type ProviderTimeoutSettings } from '../shared/provider-timeouts';
+import { timeoutsFromSettings, type ProviderTimeouts } from '../main/agent/request-watchdog';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 
@@ -29,7 +25,7 @@ export interface RunFlags {
 }
 
 /** Flags whose value is a count or a number of seconds: a leading "-" is a bad value, not a flag. */
-const NUMERIC_FLAGS = ['--max-steps', '--connect-timeout', '--idle-timeout', '--request-timeout'];
+const NUMERIC_FLAGS = ['--max-steps', ...TIMEOUT_FIELDS.map((field) => field.flag)];
 
 const MAX_STEPS_LIMIT = 100_000;
 
@@ -70,11 +66,11 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
     );
   }
   const maxSteps = positiveInteger('--max-steps', values['max-steps'], MAX_STEPS_LIMIT);
-  const timeouts: ProviderTimeouts = {
-    connectMs: seconds('--connect-timeout', values['connect-timeout'], 'connectMs'),
-    idleMs: seconds('--idle-timeout', values['idle-timeout'], 'idleMs'),
-    requestMs: seconds('--request-timeout', values['request-timeout'], 'requestMs'),
-  };
+  const timeouts = timeoutsFromSettings({
+    connectSeconds: seconds('connectSeconds', values['connect-timeout']),
+    idleSeconds: seconds('idleSeconds', values['idle-timeout']),
+    requestSeconds: seconds('requestSeconds', values['request-timeout']),
+  });
   const baseUrl = values['base-url'];
   if (!baseUrl) {
     throw new CliFailure('--base-url is required (an OpenAI-compatible endpoint)', EXIT.usage);
@@ -137,8 +133,8 @@ function positiveInteger(flag: string, raw: string, max: number): number {
   return value;
 }
 
-function seconds(flag: string, raw: string | undefined, key: keyof ProviderTimeouts): number {
-  if (raw === undefined) return DEFAULT_PROVIDER_TIMEOUTS[key];
-  const maxMs = key === 'requestMs' ? MAX_REQUEST_TIMEOUT_MS : MAX_WAIT_TIMEOUT_MS;
-  return positiveInteger(`${flag} (seconds)`, raw, maxMs / 1000) * 1000;
+function seconds(key: keyof ProviderTimeoutSettings, raw: string | undefined): number {
+  const field = fieldOf(key);
+  if (raw === undefined) return field.default;
+  return positiveInteger(`${field.flag} (seconds)`, raw, field.max);
 }

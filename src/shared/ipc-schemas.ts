@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { providerTimeoutsSchema } from './provider-timeouts';
 import { PERMISSION_MODES, type PermissionMode } from './tool-types';
 
 const id = z.string().min(1).max(200);
@@ -98,6 +99,7 @@ export const ipcArgSchemas = {
   setProviderSettings: z.tuple([providerSettingsSchema]),
   setApiKey: z.tuple([apiKeySchema]),
   clearApiKey: z.tuple([]),
+  setProviderTimeouts: z.tuple([providerTimeoutsSchema]),
   listModels: z.tuple([]),
   testConnection: z.tuple([]),
   setMode: z.tuple([modeSchema]),

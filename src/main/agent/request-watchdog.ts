@@ -1,6 +1,10 @@
 // Time limits of one model request, so a provider that goes quiet cannot hang a run: one to start
 // answering (connect), one between useful chunks (idle; SSE keep-alive comments do not count),
 // and one for the whole request. When one fires the request is aborted and the error names it.
+import {
+  DEFAULT_TIMEOUT_SETTINGS,
+  type ProviderTimeoutSettings,
+} from '../../shared/provider-timeouts';
 
 export interface ProviderTimeouts {
   /** From sending the request until the response starts (headers): covers connect and queueing. */
@@ -11,18 +15,17 @@ export interface ProviderTimeouts {
   readonly requestMs: number;
 }
 
-export const DEFAULT_PROVIDER_TIMEOUTS: ProviderTimeouts = {
-  connectMs: 60_000,
-  idleMs: 120_000,
-  requestMs: 1_200_000,
-};
+/** The limits in milliseconds, from the person's settings in seconds. */
+export function timeoutsFromSettings(settings: ProviderTimeoutSettings): ProviderTimeouts {
+  return {
+    connectMs: settings.connectSeconds * 1000,
+    idleMs: settings.idleSeconds * 1000,
+    requestMs: settings.requestSeconds * 1000,
+  };
+}
 
-/**
- * Node's HTTP client (undici) gives up on its own after 300 s without headers or body bytes, so a
- * longer connect or idle limit could never fire: settings and flags are capped here.
- */
-export const MAX_WAIT_TIMEOUT_MS = 300_000;
-export const MAX_REQUEST_TIMEOUT_MS = 86_400_000;
+export const DEFAULT_PROVIDER_TIMEOUTS: ProviderTimeouts =
+  timeoutsFromSettings(DEFAULT_TIMEOUT_SETTINGS);
 
 export type TimeoutKind = 'connect' | 'idle' | 'request';
 
