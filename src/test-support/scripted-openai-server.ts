@@ -34,6 +34,8 @@ export interface ScriptedTurn {
   readonly quiet?: 'silent' | 'headers-only' | 'keep-alive';
   /** Stream: wait this long before each SSE event (a provider that trickles). */
   readonly eventDelayMs?: number;
+  /** SSE bytes per socket write for this turn (overrides the server's `chunkBytes`). */
+  readonly chunkBytes?: number;
 }
 
 export interface RecordedRequest {
@@ -46,7 +48,9 @@ export interface RecordedRequest {
 
 export interface ScriptedServerOptions {
   /** Fixed list played in order, or a function of the request index (for endless scripts). */
-  readonly turns: readonly ScriptedTurn[] | ((index: number, body: unknown) => ScriptedTurn);
+  readonly turns:
+    | readonly ScriptedTurn[]
+    | ((index: number, body: unknown, bodyBytes: number) => ScriptedTurn);
   /** SSE bytes per socket write; small values split lines, JSON and UTF-8 characters. */
   readonly chunkBytes?: number;
   /** Characters per argument/text delta. */
@@ -105,7 +109,9 @@ export async function startScriptedOpenAIServer(
     }
     const index = chatIndex++;
     const turn =
-      typeof options.turns === 'function' ? options.turns(index, body) : options.turns[index];
+      typeof options.turns === 'function'
+        ? options.turns(index, body, Buffer.byteLength(raw))
+        : options.turns[index];
     if (!turn) {
       sendJson(res, 400, {
         error: { message: `scripted server: no turn left for request ${index}` },
@@ -134,7 +140,8 @@ export async function startScriptedOpenAIServer(
       sendJson(res, 200, completion(id, model, turn));
       return;
     }
-    await streamTurn(res, id, model, turn, options.chunkBytes ?? 7, options.deltaChars ?? 3);
+    const chunkBytes = turn.chunkBytes ?? options.chunkBytes ?? 7;
+    await streamTurn(res, id, model, turn, chunkBytes, options.deltaChars ?? 3);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

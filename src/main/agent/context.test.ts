@@ -132,3 +132,24 @@ describe('long arguments within a budget', () => {
     });
   });
 });
+
+describe('a long text of the model within a budget', () => {
+  it('is cut to its head and tail with a note, when nothing else is left to shrink', () => {
+    const text = `start ${'t'.repeat(300_000)} end`;
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'task' },
+      {
+        role: 'assistant',
+        content: text,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'read', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+    ];
+    const fitted = fitHistory(history, 8_000);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(8_000);
+    expect(fitted[1]?.content).toMatch(
+      /^start t+\n\[… your earlier message shortened to save context: first and last 400 characters kept, \d+ cut …\]\nt+ end$/,
+    );
+    expect(history[1]?.content).toBe(text);
+  });
+});

@@ -102,19 +102,26 @@ export function fitHistory(messages: readonly ChatMessage[], budgetTokens: numbe
     }
     shrinkToolOutputs(fitted, 0, keepFrom, budgetTokens, 'current');
   }
-  // Every call in a request has been answered, the latest too: its arguments can go last.
-  if (estimateTokens(fitted) > budgetTokens) shrinkAllArguments(fitted, budgetTokens);
+  // Every call in a request has been answered, the latest too: the model's own long texts and
+  // arguments go last (it has had the answers; a note says what was cut).
+  if (estimateTokens(fitted) > budgetTokens) shrinkAssistantMessages(fitted, budgetTokens);
   return fitted;
 }
 
-function shrinkAllArguments(messages: ChatMessage[], budgetTokens: number): void {
+function shrinkAssistantMessages(messages: ChatMessage[], budgetTokens: number): void {
   let chars = countChars(messages);
   for (let i = 0; i < messages.length && Math.ceil(chars / 4) > budgetTokens; i++) {
     const message = messages[i];
-    if (message?.role !== 'assistant' || !message.tool_calls?.length) continue;
-    const calls = message.tool_calls.map(shrinkArguments);
-    chars -= argumentChars(message.tool_calls) - argumentChars(calls);
-    messages[i] = { ...message, tool_calls: calls };
+    if (message?.role !== 'assistant') continue;
+    const before = (message.content?.length ?? 0) + argumentChars(message.tool_calls ?? []);
+    const content =
+      message.content !== null && message.content.length > SHRUNK_TOOL_OUTPUT_CHARS * 2
+        ? shrinkText(message.content, 'your earlier message shortened to save context')
+        : message.content;
+    const calls = message.tool_calls?.map(shrinkArguments);
+    const shrunk = { ...message, content, ...(calls ? { tool_calls: calls } : {}) };
+    chars -= before - ((content?.length ?? 0) + argumentChars(calls ?? []));
+    messages[i] = shrunk;
   }
 }
 
@@ -172,8 +179,16 @@ function shrinkOlder(content: string): string {
 }
 
 function shrinkCurrent(content: string): string {
+  return shrinkText(
+    content,
+    'output shrunk to save context',
+    '; run the tool again if you need it',
+  );
+}
+
+function shrinkText(content: string, what: string, advice = ''): string {
   const head = content.slice(0, SHRUNK_TOOL_OUTPUT_CHARS);
   const tail = content.slice(-SHRUNK_TOOL_OUTPUT_CHARS);
   const cut = content.length - head.length - tail.length;
-  return `${head}\n[… output shrunk to save context: first and last ${SHRUNK_TOOL_OUTPUT_CHARS} characters kept, ${cut} cut; run the tool again if you need it …]\n${tail}`;
+  return `${head}\n[… ${what}: first and last ${SHRUNK_TOOL_OUTPUT_CHARS} characters kept, ${cut} cut${advice} …]\n${tail}`;
 }

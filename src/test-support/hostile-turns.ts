@@ -1,0 +1,382 @@
+// A hostile model, generated from a seed: streamed turns that break the protocol in the ways real
+// providers and adversarial models do (indexes huge, negative, gapped or not numbers; ids missing,
+// repeated or strange; chunks without choices; invalid JSON; error events; cut streams; arguments
+// split anywhere, too deep, too big, not objects; control, bidi and HTML characters everywhere).
+import type { ScriptedTurn } from './scripted-openai-server';
+
+/** mulberry32: small, fast and the same on every machine for a given seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type HostileKind =
+  | 'valid-calls'
+  | 'many-calls'
+  | 'bad-arguments'
+  | 'bad-index'
+  | 'odd-ids'
+  | 'no-choices'
+  | 'garbage'
+  | 'cut'
+  | 'text'
+  | 'text-and-calls';
+
+const KINDS: readonly [HostileKind, number][] = [
+  ['valid-calls', 22],
+  ['many-calls', 2],
+  ['bad-arguments', 16],
+  ['bad-index', 9],
+  ['odd-ids', 9],
+  ['no-choices', 6],
+  ['garbage', 7],
+  ['cut', 5],
+  ['text', 16],
+  ['text-and-calls', 8],
+];
+
+/** Tool names the model tries: the suite's tools, near misses, and names no tool has. */
+const NAMES = [
+  'echo',
+  'echo',
+  'echo',
+  'count',
+  'note',
+  'run',
+  'fetch_page',
+  'ECHO',
+  'echo\u0000',
+  'ec\u202eho',
+  '<img src=x onerror=alert(1)>',
+  '',
+  '../../etc/passwd',
+  'n'.repeat(300),
+];
+
+const STRINGS = [
+  'plain text',
+  '',
+  'ctrl \u0000\u0001\u0007\u001b[2J\u001b]0;pwned\u0007 end',
+  'bidi \u202e\u2066evil\u2069\u202c \u200f',
+  '<script>alert(1)</script><img src=x onerror=alert(2)>',
+  '"quotes" and \\backslashes\\ and \n newlines \r\n',
+  'emoji 🎉👩‍💻 and a lone surrogate \ud800 here',
+  '${HOME} $(rm -rf /) `id`',
+  'x'.repeat(5_000),
+];
+
+export interface Generator {
+  readonly rand: () => number;
+  pick<T>(items: readonly T[]): T;
+  int(min: number, max: number): number;
+  chance(p: number): boolean;
+}
+
+export function generator(seed: number): Generator {
+  const rand = seededRandom(seed);
+  return {
+    rand,
+    pick: (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number],
+    int: (min, max) => min + Math.floor(rand() * (max - min + 1)),
+    chance: (p) => rand() < p,
+  };
+}
+
+const chunk = (delta: unknown, finish: string | null = null): object => ({
+  id: 'hostile',
+  object: 'chat.completion.chunk',
+  created: 0,
+  model: 'hostile-model',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+const DONE = 'data: [DONE]\n\n';
+
+interface CallSpec {
+  index?: unknown;
+  id?: unknown;
+  name: string;
+  args: string;
+}
+
+/** One turn of the hostile model. */
+export function hostileTurn(g: Generator): { kind: HostileKind; turn: ScriptedTurn } {
+  const kind = pickWeighted(g, KINDS);
+  const events = eventsFor(kind, g);
+  // Small turns sometimes go a few bytes per write (splitting lines, JSON and UTF-8 characters),
+  // the rest in pieces of about a kilobyte. (Bigger reads make the SDK's SSE decoder slow: it
+  // copies the rest of its buffer for every event it finds, quadratic in the events per read.)
+  const size = events.reduce<number>(
+    (sum, e) => sum + (typeof e === 'string' ? e.length : JSON.stringify(e).length),
+    0,
+  );
+  const chunkBytes = size < 20_000 && g.chance(0.2) ? g.int(1, 16) : g.int(256, 1_024);
+  return { kind, turn: { sse: events, chunkBytes } };
+}
+
+function eventsFor(kind: HostileKind, g: Generator): (string | object)[] {
+  switch (kind) {
+    case 'valid-calls':
+      return callTurn(g, validCalls(g, g.int(1, 4)));
+    case 'many-calls':
+      // Around the limit of 128 calls, with short arguments.
+      return callTurn(
+        g,
+        validCalls(g, g.int(100, 135)).map((call) => ({ ...call, args: '{"text":"many"}' })),
+      );
+    case 'bad-arguments':
+      return callTurn(
+        g,
+        validCalls(g, g.int(1, 3)).map((call) => ({ ...call, args: badArguments(g) })),
+      );
+    case 'bad-index':
+      return callTurn(g, badIndexes(g, validCalls(g, g.int(1, 3))));
+    case 'odd-ids':
+      return callTurn(g, oddIds(g, validCalls(g, g.int(1, 4))));
+    case 'no-choices':
+      return withoutChoices(g, g.chance(0.5) ? textTurn(g) : callTurn(g, validCalls(g, 2)));
+    case 'garbage':
+      return garbage(g);
+    case 'cut': {
+      const full = g.chance(0.5) ? textTurn(g) : callTurn(g, validCalls(g, g.int(1, 3)));
+      // Ends before the finish reason: without [DONE], or cleanly with it.
+      const cut = full.slice(0, g.int(0, Math.max(0, full.length - 3)));
+      return g.chance(0.5) ? cut : [...cut, DONE];
+    }
+    case 'text':
+      return textTurn(g);
+    case 'text-and-calls':
+      return [...textTurn(g).slice(0, -2), ...callTurn(g, validCalls(g, g.int(1, 3)))];
+  }
+}
+
+function validCalls(g: Generator, n: number): CallSpec[] {
+  return Array.from({ length: n }, (_, index) => {
+    const name = g.pick(NAMES);
+    return { index, id: `call_${g.int(0, 1e9)}`, name, args: JSON.stringify(argsFor(g, name)) };
+  });
+}
+
+function argsFor(g: Generator, name: string): Record<string, unknown> {
+  switch (name) {
+    case 'echo':
+      return g.chance(0.8) ? { text: g.pick(STRINGS) } : { text: g.pick(STRINGS), extra: 1 };
+    case 'count':
+      return { items: Array.from({ length: g.int(0, 5) }, () => randomValue(g, 3)) };
+    default:
+      return { text: g.pick(STRINGS), path: g.pick(STRINGS), url: 'https://example.com/x' };
+  }
+}
+
+function randomValue(g: Generator, depth: number): unknown {
+  const roll = g.int(0, depth > 0 ? 7 : 4);
+  switch (roll) {
+    case 0:
+      return g.pick(STRINGS);
+    case 1:
+      return g.pick([0, -0, 1, -1, 1e308, 2 ** 53 + 1, 0.1]);
+    case 2:
+      return g.chance(0.5);
+    case 3:
+      return null;
+    case 4:
+      return g.pick(STRINGS).slice(0, 20);
+    case 5:
+    case 6:
+      return Array.from({ length: g.int(0, 3) }, () => randomValue(g, depth - 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: g.int(0, 3) }, () => [
+          g.pick(STRINGS).slice(0, 8),
+          randomValue(g, depth - 1),
+        ]),
+      );
+  }
+}
+
+function badArguments(g: Generator): string {
+  const levels = g.pick([65, 100, 1_000, 5_000, 50_000]);
+  switch (g.int(0, 9)) {
+    case 0:
+      return `{"items": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    case 1:
+      return `{"text": "${'['.repeat(levels)}"}`; // Deep-looking, but a string: fine.
+    case 2:
+      return `{"items": "${'['.repeat(levels)}${']'.repeat(levels)}"}`; // A string coerced to deep.
+    case 3:
+      return g.chance(0.15)
+        ? JSON.stringify({ text: 'y'.repeat(1_100_000) }) // Over the size limit.
+        : JSON.stringify({ text: 'y'.repeat(g.int(10_000, 200_000)) });
+    case 4:
+      return '{"text": "unterminated';
+    case 5:
+      return g.pick(['[]', '"a string"', '42', 'null', 'true', '[{"text":"x"}]']);
+    case 6:
+      return g.pick(['', '   ', '{}', '{"text": null}', '{"__proto__": {"polluted": true}}']);
+    case 7:
+      return `{"text": ${JSON.stringify(g.pick(STRINGS))}, "text": 5}`;
+    case 8:
+      return `{"text": "a"}garbage after`;
+    default:
+      return `{"text": ${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+  }
+}
+
+function badIndexes(g: Generator, calls: CallSpec[]): CallSpec[] {
+  const target = g.int(0, calls.length - 1);
+  const bad = g.pick<unknown>([
+    100_000_000,
+    1_000_000,
+    128,
+    -1,
+    -1e9,
+    0.5,
+    '0',
+    '1',
+    [0],
+    { i: 0 },
+    true,
+    Number.MAX_SAFE_INTEGER,
+    target + 2,
+  ]);
+  return calls.map((call, i) => (i === target ? { ...call, index: bad } : call));
+}
+
+function oddIds(g: Generator, calls: CallSpec[]): CallSpec[] {
+  const sameId = `dup_${g.int(0, 9)}`;
+  return calls.map((call) => {
+    const id = g.pick<unknown>([
+      undefined,
+      undefined,
+      '',
+      sameId,
+      sameId,
+      'call_0',
+      42,
+      null,
+      { id: 'x' },
+      'id with spaces',
+      'evil\u202eid',
+      'x'.repeat(300),
+    ]);
+    // Without an index the assembler routes by id, so some calls drop it too.
+    const index = g.chance(0.3) ? undefined : call.index;
+    return { name: call.name, args: call.args, id, ...(index !== undefined ? { index } : {}) };
+  });
+}
+
+/** Deltas for the calls: id and a piece of the name first, then arguments split anywhere. */
+function callTurn(g: Generator, calls: readonly CallSpec[]): (string | object)[] {
+  const perCall = calls.map((call) => {
+    const deltas: object[] = [];
+    const cut = g.int(0, call.name.length);
+    const head = (fn: object): object => ({
+      ...(call.index !== undefined ? { index: call.index } : {}),
+      ...fn,
+    });
+    deltas.push(
+      head({
+        ...(call.id !== undefined ? { id: call.id } : {}),
+        type: 'function',
+        function: { name: call.name.slice(0, cut), arguments: '' },
+      }),
+    );
+    if (cut < call.name.length) deltas.push(head({ function: { name: call.name.slice(cut) } }));
+    for (const piece of splitAnywhere(g, call.args)) {
+      deltas.push(head({ function: { arguments: piece } }));
+    }
+    return deltas;
+  });
+  // Calls follow one another; sometimes an earlier call's pieces come late (still valid).
+  const ordered = perCall.flat();
+  if (g.chance(0.2) && ordered.length > 2) ordered.push(ordered.splice(1, 1)[0] as object);
+  const events: (string | object)[] = [chunk({ role: 'assistant', content: null })];
+  for (const delta of ordered) events.push(chunk({ tool_calls: [delta] }));
+  events.push(chunk({}, g.pick(['tool_calls', 'tool_calls', 'stop', 'length', 'weird\u0000'])));
+  events.push({ choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+  events.push(DONE);
+  return events;
+}
+
+function splitAnywhere(g: Generator, text: string): string[] {
+  if (text.length > 50_000) {
+    // Big arguments in big pieces, so the suite stays quick; still cut at odd places.
+    const pieces: string[] = [];
+    for (let at = 0; at < text.length;) {
+      const size = g.int(10_000, 300_000);
+      pieces.push(text.slice(at, at + size));
+      at += size;
+    }
+    return pieces;
+  }
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length;) {
+    const size = g.chance(0.3) ? 1 : g.int(1, 64);
+    pieces.push(text.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+function textTurn(g: Generator): (string | object)[] {
+  const text = g.chance(0.05) ? 'z'.repeat(g.int(50_000, 300_000)) : g.pick(STRINGS);
+  const events: (string | object)[] = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of splitAnywhere(g, text)) events.push(chunk({ content: piece }));
+  events.push(chunk({}, 'stop'), DONE);
+  return events;
+}
+
+function withoutChoices(g: Generator, events: (string | object)[]): (string | object)[] {
+  const noise = [
+    { id: 'x', object: 'chat.completion.chunk' },
+    { choices: [] },
+    { choices: null },
+    { choices: [], usage: { prompt_tokens: 'many' } },
+    { choices: [{ index: 0 }] },
+    { choices: [{ index: 0, delta: null }] },
+    ': a comment line\n\n',
+    'event: ping\ndata: {"choices":[]}\n\n',
+  ];
+  const out: (string | object)[] = [];
+  for (const event of events) {
+    if (g.chance(0.4)) out.push(g.pick(noise));
+    out.push(event);
+  }
+  return out;
+}
+
+function garbage(g: Generator): (string | object)[] {
+  const start = [chunk({ role: 'assistant', content: null })];
+  const bad = g.pick<string | object>([
+    'data: {"choices": [oops\n\n',
+    'data: null\n\n',
+    'data: 42\n\n',
+    'data: "a string"\n\n',
+    'data: {"error": {"message": "hostile overload \\u001b[31m<b>bold</b>"}}\n\n',
+    'event: error\ndata: {"error": {"message": "bad"}, "message": "bad"}\n\n',
+    { choices: 'many' },
+    { choices: [{ index: 0, delta: 'not an object' }] },
+    chunk({ content: 42 }),
+    chunk({ tool_calls: { index: 0 } }),
+    chunk({ tool_calls: [null] }),
+    chunk({ tool_calls: [{ index: 0, function: { name: 7, arguments: {} } }] }),
+    { choices: [{ index: 0, delta: {}, finish_reason: 9 }] },
+  ]);
+  return [...start, bad, chunk({}, 'stop'), DONE];
+}
+
+function pickWeighted<T>(g: Generator, table: readonly [T, number][]): T {
+  const total = table.reduce((sum, [, weight]) => sum + weight, 0);
+  let roll = g.rand() * total;
+  for (const [item, weight] of table) {
+    roll -= weight;
+    if (roll < 0) return item;
+  }
+  return (table.at(-1) as [T, number])[0];
+}
