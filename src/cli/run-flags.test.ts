@@ -3,6 +3,10 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/agent-harness';
+import {
+  startScriptedOpenAIServer,
+  type ScriptedServer,
+} from '../test-support/scripted-openai-server';
 import type { CliIo } from './cli-io';
 import { main } from './index';
 import { parseRunFlags } from './run-flags';
@@ -109,6 +113,29 @@ describe('--folder', () => {
     expect(await main(['run', ...base, '--folder', file, 'task'], io)).toBe(3);
     expect(stderr()).toBe(
       `tandem run: not a folder: ${file} is a file; give the folder it is in\n`,
+    );
+  });
+});
+
+describe('the timeout flags reach the provider', () => {
+  let server: ScriptedServer | undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    await server?.close();
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a provider that never answers ends the run with the connect timeout named (exit 1)', async () => {
+    server = await startScriptedOpenAIServer({ turns: () => ({ quiet: 'silent' }) });
+    const folder = await makeTempDir('flags-proj');
+    const dataDir = await makeTempDir('flags-data');
+    dirs.push(folder, dataDir);
+    const { io, stderr } = memoryIo(folder);
+    const env = { ...io.env, TANDEM_RETRY_BASE_MS: '1' };
+    const argv = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
+    expect(await main([...argv, '--connect-timeout', '1', 'task'], { ...io, env })).toBe(1);
+    expect(stderr().trim().split('\n').at(-1)).toBe(
+      'tandem run: the provider did not start answering within 1 s (the connect timeout; change it in Settings or with --connect-timeout) (after 4 attempts)',
     );
   });
 });
