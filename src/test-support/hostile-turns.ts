@@ -2,19 +2,18 @@
 // providers and adversarial models do (indexes huge, negative, gapped or not numbers; ids missing,
 // repeated or strange; chunks without choices; invalid JSON; error events; cut streams; arguments
 // split anywhere, too deep, too big, not objects; control, bidi and HTML characters everywhere).
+import {
+  badArguments,
+  badIndexes,
+  oddIds,
+  STRINGS,
+  validCalls,
+  type CallSpec,
+} from './hostile-arguments';
 import type { ScriptedTurn } from './scripted-openai-server';
+import { pickWeighted, type Generator } from './seeded-random';
 
-/** mulberry32: small, fast and the same on every machine for a given seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { generator } from './seeded-random';
 
 export type HostileKind =
   | 'valid-calls'
@@ -41,53 +40,6 @@ const KINDS: readonly [HostileKind, number][] = [
   ['text-and-calls', 8],
 ];
 
-/** Tool names the model tries: the suite's tools, near misses, and names no tool has. */
-const NAMES = [
-  'echo',
-  'echo',
-  'echo',
-  'count',
-  'note',
-  'run',
-  'fetch_page',
-  'ECHO',
-  'echo\u0000',
-  'ec\u202eho',
-  '<img src=x onerror=alert(1)>',
-  '',
-  '../../etc/passwd',
-  'n'.repeat(300),
-];
-
-const STRINGS = [
-  'plain text',
-  '',
-  'ctrl \u0000\u0001\u0007\u001b[2J\u001b]0;pwned\u0007 end',
-  'bidi \u202e\u2066evil\u2069\u202c \u200f',
-  '<script>alert(1)</script><img src=x onerror=alert(2)>',
-  '"quotes" and \\backslashes\\ and \n newlines \r\n',
-  'emoji 🎉👩‍💻 and a lone surrogate \ud800 here',
-  '${HOME} $(rm -rf /) `id`',
-  'x'.repeat(5_000),
-];
-
-export interface Generator {
-  readonly rand: () => number;
-  pick<T>(items: readonly T[]): T;
-  int(min: number, max: number): number;
-  chance(p: number): boolean;
-}
-
-export function generator(seed: number): Generator {
-  const rand = seededRandom(seed);
-  return {
-    rand,
-    pick: (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number],
-    int: (min, max) => min + Math.floor(rand() * (max - min + 1)),
-    chance: (p) => rand() < p,
-  };
-}
-
 const chunk = (delta: unknown, finish: string | null = null): object => ({
   id: 'hostile',
   object: 'chat.completion.chunk',
@@ -97,13 +49,6 @@ const chunk = (delta: unknown, finish: string | null = null): object => ({
 });
 
 const DONE = 'data: [DONE]\n\n';
-
-interface CallSpec {
-  index?: unknown;
-  id?: unknown;
-  name: string;
-  args: string;
-}
 
 /** One turn of the hostile model. */
 export function hostileTurn(g: Generator): { kind: HostileKind; turn: ScriptedTurn } {
@@ -154,121 +99,6 @@ function eventsFor(kind: HostileKind, g: Generator): (string | object)[] {
     case 'text-and-calls':
       return [...textTurn(g).slice(0, -2), ...callTurn(g, validCalls(g, g.int(1, 3)))];
   }
-}
-
-function validCalls(g: Generator, n: number): CallSpec[] {
-  return Array.from({ length: n }, (_, index) => {
-    const name = g.pick(NAMES);
-    return { index, id: `call_${g.int(0, 1e9)}`, name, args: JSON.stringify(argsFor(g, name)) };
-  });
-}
-
-function argsFor(g: Generator, name: string): Record<string, unknown> {
-  switch (name) {
-    case 'echo':
-      return g.chance(0.8) ? { text: g.pick(STRINGS) } : { text: g.pick(STRINGS), extra: 1 };
-    case 'count':
-      return { items: Array.from({ length: g.int(0, 5) }, () => randomValue(g, 3)) };
-    default:
-      return { text: g.pick(STRINGS), path: g.pick(STRINGS), url: 'https://example.com/x' };
-  }
-}
-
-function randomValue(g: Generator, depth: number): unknown {
-  const roll = g.int(0, depth > 0 ? 7 : 4);
-  switch (roll) {
-    case 0:
-      return g.pick(STRINGS);
-    case 1:
-      return g.pick([0, -0, 1, -1, 1e308, 2 ** 53 + 1, 0.1]);
-    case 2:
-      return g.chance(0.5);
-    case 3:
-      return null;
-    case 4:
-      return g.pick(STRINGS).slice(0, 20);
-    case 5:
-    case 6:
-      return Array.from({ length: g.int(0, 3) }, () => randomValue(g, depth - 1));
-    default:
-      return Object.fromEntries(
-        Array.from({ length: g.int(0, 3) }, () => [
-          g.pick(STRINGS).slice(0, 8),
-          randomValue(g, depth - 1),
-        ]),
-      );
-  }
-}
-
-function badArguments(g: Generator): string {
-  const levels = g.pick([65, 100, 1_000, 5_000, 50_000]);
-  switch (g.int(0, 9)) {
-    case 0:
-      return `{"items": ${'['.repeat(levels)}${']'.repeat(levels)}}`;
-    case 1:
-      return `{"text": "${'['.repeat(levels)}"}`; // Deep-looking, but a string: fine.
-    case 2:
-      return `{"items": "${'['.repeat(levels)}${']'.repeat(levels)}"}`; // A string coerced to deep.
-    case 3:
-      return g.chance(0.15)
-        ? JSON.stringify({ text: 'y'.repeat(1_100_000) }) // Over the size limit.
-        : JSON.stringify({ text: 'y'.repeat(g.int(10_000, 200_000)) });
-    case 4:
-      return '{"text": "unterminated';
-    case 5:
-      return g.pick(['[]', '"a string"', '42', 'null', 'true', '[{"text":"x"}]']);
-    case 6:
-      return g.pick(['', '   ', '{}', '{"text": null}', '{"__proto__": {"polluted": true}}']);
-    case 7:
-      return `{"text": ${JSON.stringify(g.pick(STRINGS))}, "text": 5}`;
-    case 8:
-      return `{"text": "a"}garbage after`;
-    default:
-      return `{"text": ${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
-  }
-}
-
-function badIndexes(g: Generator, calls: CallSpec[]): CallSpec[] {
-  const target = g.int(0, calls.length - 1);
-  const bad = g.pick<unknown>([
-    100_000_000,
-    1_000_000,
-    128,
-    -1,
-    -1e9,
-    0.5,
-    '0',
-    '1',
-    [0],
-    { i: 0 },
-    true,
-    Number.MAX_SAFE_INTEGER,
-    target + 2,
-  ]);
-  return calls.map((call, i) => (i === target ? { ...call, index: bad } : call));
-}
-
-function oddIds(g: Generator, calls: CallSpec[]): CallSpec[] {
-  const sameId = `dup_${g.int(0, 9)}`;
-  return calls.map((call) => {
-    const id = g.pick<unknown>([
-      undefined,
-      undefined,
-      '',
-      sameId,
-      sameId,
-      'call_0',
-      42,
-      null,
-      { id: 'x' },
-      'id with spaces',
-      'evil\u202eid',
-      'x'.repeat(300),
-    ]);
-    // Without an index the assembler routes by id, so some calls drop it too.
-    const index = g.chance(0.3) ? undefined : call.index;
-    return { name: call.name, args: call.args, id, ...(index !== undefined ? { index } : {}) };
-  });
 }
 
 /** Deltas for the calls: id and a piece of the name first, then arguments split anywhere. */
@@ -369,14 +199,4 @@ function garbage(g: Generator): (string | object)[] {
     { choices: [{ index: 0, delta: {}, finish_reason: 9 }] },
   ]);
   return [...start, bad, chunk({}, 'stop'), DONE];
-}
-
-function pickWeighted<T>(g: Generator, table: readonly [T, number][]): T {
-  const total = table.reduce((sum, [, weight]) => sum + weight, 0);
-  let roll = g.rand() * total;
-  for (const [item, weight] of table) {
-    roll -= weight;
-    if (roll < 0) return item;
-  }
-  return (table.at(-1) as [T, number])[0];
 }
