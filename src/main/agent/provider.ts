@@ -88,9 +88,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
   ): Promise<AssistantTurn> {
     const watchdog = new RequestWatchdog(timeouts, request.signal);
     try {
-      const turn = await readTurn(request, turnKey, emitted, watchdog);
-      if (watchdog.fired) throw timeoutError(watchdog);
-      return turn;
+      return await readTurn(request, turnKey, emitted, watchdog);
     } catch (error) {
       // An abort by the watchdog surfaces as an abort error or a quiet end: name the limit.
       if (watchdog.fired && !request.signal.aborted) throw timeoutError(watchdog);
