@@ -2,6 +2,7 @@
 // stdout, the trace on stderr so the answer can be piped). Everything the model, a file or a tool
 // controls goes through the terminal sanitiser (terminal-text.ts) on its way out.
 import type { RunEvent } from '../shared/events';
+import { safeJsonStringify } from '../shared/safe-json';
 import type { CliIo } from './cli-io';
 import { jsonLine, terminalTextFor } from './terminal-text';
 
@@ -26,7 +27,7 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
       case 'tool-call-started':
         endLine();
         io.stderr.write(
-          `→ ${trace.line(event.name)} ${trace.line(short(typeof event.args === 'string' ? event.args : JSON.stringify(event.args)))}\n`,
+          `→ ${trace.line(event.name)} ${trace.line(short(typeof event.args === 'string' ? event.args : safeJsonStringify(event.args)))}\n`,
         );
         return;
       case 'tool-result':

@@ -47,6 +47,12 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 /**
+ * Reads of one turn run side by side, this many at a time: a turn may hold 128 calls, and each
+ * running call holds a file, a timer and a listener on the run's stop signal (Node warns past 10).
+ */
+export const MAX_CONCURRENT_READS = 8;
+
+/**
  * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
  * so the transcript holds what already ran even if the app dies during a later call.
  */
@@ -67,14 +73,32 @@ export async function answerToolCalls(
         batch.push(index + batch.length);
       }
     }
-    const results = await Promise.all(
-      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal)),
+    const results = await mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
+      answerOne(calls[i] as ChatToolCall, deps, taint, signal),
     );
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
     onAnswered(results);
     index += batch.length;
   }
   return answers;
+}
+
+/** Like Promise.all over `items`, with at most `limit` of them in flight; results in order. */
+async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {

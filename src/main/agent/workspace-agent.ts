@@ -46,6 +46,8 @@ export interface WorkspaceAgent {
   revertCall(callId: string): Promise<RevertResult>;
   /** Undo every change of one run, newest first. */
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
+  loadProblems(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     agent,
     revertCall: (callId) => journal.revert(keyOf(callId)),
     revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
+    loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
       await agent.close();

@@ -2,6 +2,7 @@
 // file or a program controls: all of it is shown through VisibleText (escapes, never raw
 // control or bidi characters); the live terminal of a shell call is xterm.js's job.
 import { memo, useState } from 'react';
+import { safeJsonStringify } from '../../../shared/safe-json';
 import { visibleText } from '../../../shared/visible-text';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
@@ -63,7 +64,7 @@ export const ToolCallCard = memo(function ToolCallCard({
       {open && (
         <div className="tool-card-body">
           <pre className="tool-args-full">
-            <VisibleText text={JSON.stringify(tool.args, null, 2) ?? ''} layout="lines" />
+            <VisibleText text={safeJsonStringify(tool.args, { space: 2 })} layout="lines" />
           </pre>
           {isShell && plain !== '' && (
             <>
@@ -154,7 +155,7 @@ function summariseArgs(args: unknown): string {
       : typeof args !== 'object' || args === null
         ? String(args)
         : Object.entries(args)
-            .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+            .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : safeJsonStringify(v)}`)
             .join(', ');
   const points = Array.from(text);
   const cut = points.length > 120 ? `${points.slice(0, 119).join('')}…` : text;
