@@ -114,7 +114,11 @@ async function judgeCommand(
 }
 
 /** Parts of a command the grammar did not accept, for the card: best-effort words, judged alone. */
-function shownParts(root: SyntaxNode, folder: string): CommandPart[] {
+function shownParts(
+  root: SyntaxNode,
+  folder: string,
+  partReasons: ReadonlyMap<number, readonly string[]>,
+): CommandPart[] {
   const place: Place = { root: folder, bases: [folder] };
   return allCommands(root).map((node) => {
     const argv: string[] = [];
@@ -124,10 +128,12 @@ function shownParts(root: SyntaxNode, folder: string): CommandPart[] {
       const word = child.type === 'command_name' ? child.firstNamedChild : child;
       if (word) argv.push(shownWord(word));
     }
-    const reasons =
-      argv[0] === 'cd'
+    const reasons = [
+      ...(argv[0] === 'cd'
         ? judgeCd(argv.slice(1), place).reasons
-        : Object.values(judgeArgv(argv, place)).flat();
+        : Object.values(judgeArgv(argv, place)).flat()),
+      ...(partReasons.get(node.startIndex) ?? []),
+    ];
     return part(node.text, argv, reasons, false);
   });
 }
@@ -141,7 +147,7 @@ export async function classifyCommand(
   try {
     const grammar = readScript(tree.rootNode);
     if (!grammar.fits) {
-      const parts = grammar.parsed ? shownParts(tree.rootNode, folder) : [];
+      const parts = grammar.parsed ? shownParts(tree.rootNode, folder, grammar.partReasons) : [];
       const structural = [...textReasons, ...grammar.reasons];
       const reasons = [...new Set([...structural, ...parts.flatMap((p) => p.reasons)])];
       return { command, parsed: grammar.parsed, safe: false, parts, reasons, structural };
