@@ -1,11 +1,18 @@
-// find_files: paths matching a glob (picomatch), honouring .gitignore.
+// find_files: paths matching a glob (picomatch), honouring .gitignore. The walk runs in the
+// scan worker; limits that were hit are said at the end.
+import { stat } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
-import picomatch from 'picomatch';
-import { defineTool } from '../tool';
+import { defineTool, ToolError } from '../tool';
 import { guarded, pathTarget } from './guarded-path';
-import { walkProject } from './walk-project';
+import { describeBounds } from './scan-bounds';
+import { runInScanWorker } from './scan-worker-client';
 
 const DEFAULT_MAX_RESULTS = 200;
+/** Entries compared with the pattern in one call; past it the walk only counts. */
+const MAX_ENTRIES = 500_000;
+const MAX_COUNTED = 2_000_000;
+const TIME_LIMIT_MS = 30_000;
+const HARD_LIMIT_MS = TIME_LIMIT_MS + 10_000;
 
 const parameters = Type.Object({
   pattern: Type.String({
@@ -27,27 +34,42 @@ export const findFilesTool = defineTool({
   name: 'find_files',
   description:
     'Find files in the project by glob pattern (paths relative to the project, sorted). Files ignored by ' +
-    '.gitignore and .git are skipped. Folders are listed with a trailing "/" when the pattern matches them.',
+    '.gitignore and .git are skipped; symlinks are listed but not followed. Folders are listed with a ' +
+    'trailing "/" when the pattern matches them.',
   parameters,
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
   async execute(args, ctx) {
     const { path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
-    const matches = picomatch(args.pattern, { dot: true, basename: !args.pattern.includes('/') });
-    const max = args.max_results ?? DEFAULT_MAX_RESULTS;
-    const found: string[] = [];
-    let leftOut = 0;
-    for await (const entry of walkProject(ctx.folder, start, { signal: ctx.signal })) {
-      if (!matches(entry.relative)) continue;
-      if (found.length >= max) {
-        leftOut += 1;
-        continue;
-      }
-      found.push(entry.type === 'dir' ? `${entry.relative}/` : entry.relative);
+    const info = await stat(start).catch(() => undefined);
+    if (!info) throw new ToolError(`${relative} does not exist.`);
+    if (!info.isDirectory()) throw new ToolError(`${relative} is a file, not a folder.`);
+    const report = await runInScanWorker(
+      {
+        kind: 'names',
+        folder: ctx.folder,
+        start,
+        pattern: args.pattern,
+        maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
+        limits: {
+          maxItems: MAX_ENTRIES,
+          maxCounted: MAX_COUNTED,
+          deadline: Date.now() + TIME_LIMIT_MS,
+        },
+      },
+      { signal: ctx.signal, hardTimeoutMs: HARD_LIMIT_MS },
+    );
+    const lines = [...report.found];
+    if (lines.length === 0)
+      lines.push(`No files match ${JSON.stringify(args.pattern)} in ${relative}.`);
+    if (report.leftOut > 0) {
+      lines.push(`… ${report.leftOut} more not shown; use a narrower pattern or path.`);
     }
-    if (found.length === 0) return `No files match ${JSON.stringify(args.pattern)} in ${relative}.`;
-    found.sort();
-    if (leftOut > 0) found.push(`… ${leftOut} more not shown; use a narrower pattern or path.`);
-    return found.join('\n');
+    const notes = describeBounds(report.bounds, {
+      verb: 'looked at',
+      noun: 'entries',
+      limitSeconds: TIME_LIMIT_MS / 1000,
+    });
+    return [...lines, ...notes].join('\n');
   },
 });

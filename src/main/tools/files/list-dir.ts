@@ -1,4 +1,5 @@
 // list_dir: what is in a folder, folders marked with a trailing `/`, optionally a few levels deep.
+import type { Dirent } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
@@ -27,7 +28,8 @@ const parameters = Type.Object({
 export const listDirTool = defineTool({
   name: 'list_dir',
   description:
-    'List the entries of a folder in the project. Folders end with "/", symlinks show "-> target". ' +
+    'List the entries of a folder in the project. Folders end with "/", symlinks show "-> target" (not followed), ' +
+    'FIFOs, sockets and devices are marked. ' +
     `Use depth (1-6) to see nested levels. .git and node_modules are not descended into unless include_all is true. At most ${MAX_ENTRIES} entries are shown.`,
   parameters,
   effect: 'read',
@@ -40,7 +42,14 @@ export const listDirTool = defineTool({
     let omitted = 0;
 
     const visit = async (dir: string, prefix: string, level: number): Promise<void> => {
-      const dirents = await readdir(dir, { withFileTypes: true });
+      const dirents = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+        if (level === 1) throw error;
+        // A subfolder that cannot be read is named, not silently shown empty.
+        lines.push(
+          `${'  '.repeat(level - 1)}(cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        );
+        return [];
+      });
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const dirent of dirents) {
         if (ctx.signal.aborted) return;
@@ -59,8 +68,11 @@ export const listDirTool = defineTool({
           );
           if (skip) skipped.add(dirent.name);
           else if (level < depth) await visit(join(dir, dirent.name), '', level + 1);
-        } else {
+        } else if (dirent.isFile()) {
           lines.push(`${indent}${prefix}${dirent.name}`);
+        } else {
+          // Listed by name only: nothing here opens a FIFO, socket or device.
+          lines.push(`${indent}${prefix}${dirent.name} (${specialKind(dirent)})`);
         }
       }
     };
@@ -86,3 +98,11 @@ export const listDirTool = defineTool({
     return [`${relative === '.' ? '.' : relative}/`, ...lines, ...notes].join('\n');
   },
 });
+
+function specialKind(dirent: Dirent): string {
+  if (dirent.isFIFO()) return 'FIFO';
+  if (dirent.isSocket()) return 'socket';
+  if (dirent.isCharacterDevice()) return 'character device';
+  if (dirent.isBlockDevice()) return 'block device';
+  return 'special file';
+}

@@ -1,14 +1,26 @@
 // Walks the project like git sees it: `.gitignore` files (nested ones too) are honoured, `.git`
-// is never entered, and symlinks are reported but never followed (they could lead outside).
-import { readFile, readdir } from 'node:fs/promises';
+// is never entered, symlinks are reported but never followed (they could lead outside), and
+// FIFOs, sockets and devices are reported as `special` so nobody opens them. Synchronous: it runs
+// in the scan worker, off the main thread. Folders that cannot be read are recorded, not hidden.
+import { readdirSync, type Dirent } from 'node:fs';
 import { join, relative as relativePath, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readSmallFileSync } from './regular-file-open';
+
+export type EntryType = 'file' | 'dir' | 'symlink' | 'special';
 
 export interface WalkEntry {
   /** Relative to the project folder, with `/` separators. */
   readonly relative: string;
   readonly absolute: string;
-  readonly type: 'file' | 'dir' | 'symlink';
+  readonly type: EntryType;
+}
+
+/** What the walk could not see; the caller reports it with its results. */
+export interface WalkProblems {
+  /** The first few folders that could not be read, with the error code. */
+  readonly unreadable: { relative: string; code: string }[];
+  unreadableCount: number;
 }
 
 interface IgnoreLevel {
@@ -17,44 +29,40 @@ interface IgnoreLevel {
   readonly rules: Ignore;
 }
 
-export interface WalkOptions {
-  readonly signal?: AbortSignal;
-  /** Stop after visiting this many entries (a guard for enormous trees). */
-  readonly maxEntries?: number;
+const MAX_NAMED_PROBLEMS = 10;
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+export function newWalkProblems(): WalkProblems {
+  return { unreadable: [], unreadableCount: 0 };
 }
 
 /** Yields every entry under `start` (a real path inside `folder`) that git would not ignore. */
-export async function* walkProject(
+export function* walkProject(
   folder: string,
   start: string,
-  options: WalkOptions = {},
-): AsyncGenerator<WalkEntry> {
+  problems: WalkProblems,
+): Generator<WalkEntry> {
   const startRel = toPosix(relativePath(folder, start));
   const levels: IgnoreLevel[] = [];
   // The .gitignore files of the folders above `start` apply too.
   const parts = startRel ? startRel.split('/') : [];
   for (let i = 0; i < parts.length; i += 1) {
-    const base = parts.slice(0, i).join('/');
-    const level = await loadLevel(folder, base);
+    const level = loadLevel(folder, parts.slice(0, i).join('/'));
     if (level) levels.push(level);
   }
-  let visited = 0;
   const stack: { rel: string; levels: IgnoreLevel[] }[] = [{ rel: startRel, levels }];
   while (stack.length > 0) {
     const { rel, levels: inherited } = stack.pop() as { rel: string; levels: IgnoreLevel[] };
-    if (options.signal?.aborted) return;
-    const own = await loadLevel(folder, rel);
+    const dirents = readFolder(folder, rel, problems);
+    if (!dirents) continue;
+    const own = dirents.some((d) => d.name === '.gitignore') ? loadLevel(folder, rel) : undefined;
     const active = own ? [...inherited, own] : inherited;
-    const dirents = await readdir(join(folder, rel), { withFileTypes: true }).catch(() => []);
-    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const dirent of dirents) {
       if (dirent.name === '.git') continue;
       const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
-      const type = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
-      if (isIgnored(active, childRel, type === 'dir')) continue;
-      visited += 1;
-      if (options.maxEntries !== undefined && visited > options.maxEntries) return;
+      const type = typeOf(dirent);
+      if (active.length > 0 && isIgnored(active, childRel, type === 'dir')) continue;
       yield { relative: childRel, absolute: join(folder, childRel), type };
       if (type === 'dir') subdirs.push(childRel);
     }
@@ -63,10 +71,31 @@ export async function* walkProject(
   }
 }
 
-async function loadLevel(folder: string, base: string): Promise<IgnoreLevel | undefined> {
-  const text = await readFile(join(folder, base, '.gitignore'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  return { base, rules: ignore().add(text) };
+function readFolder(folder: string, rel: string, problems: WalkProblems): Dirent[] | undefined {
+  try {
+    const dirents = readdirSync(join(folder, rel), { withFileTypes: true });
+    return dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    problems.unreadableCount += 1;
+    if (problems.unreadable.length < MAX_NAMED_PROBLEMS) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      problems.unreadable.push({ relative: rel || '.', code });
+    }
+    return undefined;
+  }
+}
+
+function typeOf(dirent: Dirent): EntryType {
+  if (dirent.isFile()) return 'file';
+  if (dirent.isDirectory()) return 'dir';
+  if (dirent.isSymbolicLink()) return 'symlink';
+  return 'special'; // FIFO, socket, block or character device
+}
+
+function loadLevel(folder: string, base: string): IgnoreLevel | undefined {
+  const bytes = readSmallFileSync(join(folder, base, '.gitignore'), MAX_GITIGNORE_BYTES);
+  if (bytes === undefined) return undefined;
+  return { base, rules: ignore().add(bytes.toString('utf8')) };
 }
 
 function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDir: boolean): boolean {
