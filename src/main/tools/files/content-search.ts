@@ -1,11 +1,13 @@
-// The content search itself, synchronous because it runs in the scan worker: walk, open each
-// file once, read it in blocks of whole lines, and run the pattern only where it can match.
-// Fast path, as grep does it: a block without the pattern's required text (a byte search) is
-// skipped undecoded; a block whose whole text the regex does not match is skipped unsplit; only
-// matching blocks are split into lines. Every limit hit is counted in `bounds`.
+// The content search itself, synchronous because it runs in a scan worker: walk, open each file
+// once, read it in blocks of whole lines (any size of file), and hand the blocks to the
+// BlockMatcher. Several workers can share one search: each walks everything (so they agree on
+// the files' order) and searches its shard of the files. Every limit that was hit is counted in
+// `bounds`; past `countLimit` matches not shown, only files with matches are counted.
 import { closeSync } from 'node:fs';
 import picomatch from 'picomatch';
-import { BLOCK_BYTES, readLineBlocks, type LineBlock } from './line-blocks';
+import { BlockMatcher } from './block-matcher';
+import { BLOCK_BYTES, readLineBlocks } from './line-blocks';
+import { MatchCollector, type MatchSummary } from './match-collector';
 import { openRegularFileSync } from './regular-file-open';
 import {
   admitItem,
@@ -13,9 +15,10 @@ import {
   recordUnreadableFile,
   type ScanBounds,
   type ScanLimits,
+  type Shard,
 } from './scan-bounds';
-import { compileSearchPattern, type CompiledPattern } from './search-pattern';
-import { looksBinary, sniffBinary } from './text-decoding';
+import { compileSearchPattern } from './search-pattern';
+import { sniffBinary } from './text-decoding';
 import { newWalkProblems, walkProject, type WalkEntry } from './walk-project';
 
 export interface ContentSearchJob {
@@ -31,24 +34,16 @@ export interface ContentSearchJob {
   readonly caseSensitive: boolean;
   readonly glob?: string;
   readonly maxResults: number;
+  /** Matches not shown are counted up to this many; past it only files with matches are. */
+  readonly countLimit: number;
   readonly limits: ScanLimits;
+  readonly shard: Shard;
 }
 
-export interface SearchMatch {
-  readonly path: string;
-  readonly line: number;
-  readonly text: string;
-}
-
-export interface ContentSearchReport {
+export interface ContentSearchReport extends MatchSummary {
   readonly kind: 'content';
-  readonly matches: SearchMatch[];
-  readonly leftOut: number;
-  readonly filesWithLeftOut: number;
   readonly bounds: ScanBounds;
 }
-
-const MAX_SHOWN_CHARS = 300;
 
 export function searchContent(job: ContentSearchJob): ContentSearchReport {
   const compiled = compileSearchPattern(job.pattern, job);
@@ -59,17 +54,9 @@ export function searchContent(job: ContentSearchJob): ContentSearchReport {
     ? picomatch(job.glob, { dot: true, basename: !job.glob.includes('/') })
     : undefined;
   const buffer = Buffer.allocUnsafe(BLOCK_BYTES);
-  const matches: SearchMatch[] = [];
-  let leftOut = 0;
-  const filesWithLeftOut = new Set<string>();
-  const onMatch = (path: string, line: number, text: string): void => {
-    if (matches.length < job.maxResults) {
-      matches.push({ path, line, text: shownText(text, matcher) });
-    } else {
-      leftOut += 1;
-      filesWithLeftOut.add(path);
-    }
-  };
+  const collector = new MatchCollector(job.maxResults, job.countLimit, matcher);
+  // What the walk meets is the same for every shard, so only the first one counts it.
+  const countsWalk = job.shard.index === 0;
 
   const entries: Iterable<WalkEntry> = job.startIsFile
     ? [{ relative: job.startRelative, absolute: job.start, type: 'file' }]
@@ -78,44 +65,45 @@ export function searchContent(job: ContentSearchJob): ContentSearchReport {
   for (const entry of entries) {
     if (entry.type === 'dir') continue;
     if (matchesGlob && !matchesGlob(entry.relative)) continue;
-    if (entry.type === 'symlink') {
-      bounds.symlinks += 1;
+    if (entry.type === 'symlink' || entry.type === 'special') {
+      if (countsWalk && entry.type === 'symlink') bounds.symlinks += 1;
+      if (countsWalk && entry.type === 'special') bounds.special += 1;
       continue;
     }
-    if (entry.type === 'special') {
-      bounds.special += 1;
-      continue;
-    }
-    const admitted = admitItem(bounds, job.limits);
+    const order = bounds.itemsSeen;
+    const admitted = admitItem(bounds, job.limits, job.shard);
     if (admitted === 'stop') {
       finished = false;
       break;
     }
     if (admitted === 'count') continue;
-    if (!searchFile(entry, buffer, matcher, bounds, job.limits.deadline, onMatch)) {
+    const file = { ...entry, order };
+    if (!searchFile(file, buffer, matcher, bounds, job.limits.deadline, collector)) {
       finished = false;
       break;
     }
   }
   bounds.walkFinished = finished;
-  return { kind: 'content', matches, leftOut, filesWithLeftOut: filesWithLeftOut.size, bounds };
+  return { kind: 'content', ...collector.summary(), bounds };
 }
 
 /** Searches one file; false when the deadline struck inside it. */
 function searchFile(
-  entry: WalkEntry,
+  file: WalkEntry & { readonly order: number },
   buffer: Buffer,
   matcher: BlockMatcher,
   bounds: ScanBounds,
   deadline: number,
-  onMatch: (path: string, line: number, text: string) => void,
+  collector: MatchCollector,
 ): boolean {
-  const opened = openRegularFileSync(entry.absolute);
+  const opened = openRegularFileSync(file.absolute);
   if (!opened.ok) {
     if (opened.reason === 'not-regular') bounds.special += 1;
-    else recordUnreadableFile(bounds, entry.relative, opened.code);
+    else recordUnreadableFile(bounds, file.relative, opened.code);
     return true;
   }
+  const onLine = (line: number, text: string): boolean =>
+    collector.add(file.relative, file.order, line, text);
   try {
     let first = true;
     let inLongLine = false;
@@ -126,91 +114,24 @@ function searchFile(
       }
       if (block.piece && !inLongLine) bounds.longLines += 1;
       inLongLine = block.piece;
-      const verdict = matcher.search(block, first, (line, text) =>
-        onMatch(entry.relative, line, text),
-      );
+      const verdict = matcher.search(block, first, onLine);
       if (verdict === 'binary') {
         bounds.binary += 1;
         return true;
       }
+      if (verdict === 'enough') return true;
       first = false;
       if (Date.now() > deadline) {
         bounds.stoppedBy = 'time-limit';
-        bounds.stoppedIn = { relative: entry.relative, line: block.firstLine };
+        bounds.stoppedIn = { relative: file.relative, line: block.firstLine };
         return false;
       }
     }
     return true;
   } catch (error) {
-    recordUnreadableFile(bounds, entry.relative, (error as NodeJS.ErrnoException).code ?? 'error');
+    recordUnreadableFile(bounds, file.relative, (error as NodeJS.ErrnoException).code ?? 'error');
     return true;
   } finally {
     closeSync(opened.fd);
   }
-}
-
-/** Runs the compiled pattern over blocks: prefilter, whole-block test, then line by line. */
-class BlockMatcher {
-  private readonly bytesNeedles: readonly Buffer[] | undefined;
-  private readonly textNeedle: RegExp | undefined;
-
-  constructor(readonly compiled: CompiledPattern) {
-    const literals = compiled.prefilter.literals;
-    const usable = literals.length > 0 && literals.every(isPlainText);
-    if (usable && !compiled.prefilter.caseInsensitive) {
-      this.bytesNeedles = literals.map((l) => Buffer.from(l, 'utf8'));
-    } else if (usable) {
-      // Plain text alternatives only: linear enough for V8's engine, and it folds case as RE2 does.
-      const source = literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
-      this.textNeedle = new RegExp(source, 'iu');
-    }
-  }
-
-  search(
-    block: LineBlock,
-    first: boolean,
-    onLine: (line: number, text: string) => void,
-  ): 'binary' | 'ok' {
-    const bytes = block.bytes;
-    if (this.bytesNeedles && !this.bytesNeedles.some((needle) => bytes.indexOf(needle) !== -1)) {
-      return 'ok';
-    }
-    const text = bytes.toString('utf8');
-    if (first && block.encoding === 'utf8' && looksBinary(text)) return 'binary';
-    if (this.textNeedle && !this.textNeedle.test(text)) return 'ok';
-    // Lines are compared without their \r; so is the whole block, so `$` works on CRLF files.
-    const flat = text.includes('\r') ? text.replace(/\r\n/g, '\n') : text;
-    const regex = this.compiled.regex;
-    if (!regex.test(flat)) return 'ok';
-    const lines = flat.split('\n');
-    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-    for (let i = 0; i < lines.length; i += 1) {
-      const line = lines[i] as string;
-      if (regex.test(line)) onLine(block.firstLine + i, line);
-    }
-    return 'ok';
-  }
-
-  /** Where the first match starts in `line` (for showing the part of a long line around it). */
-  matchStart(line: string): number {
-    const found = this.compiled.regex.matcher(line);
-    return found.find() ? found.start() : 0;
-  }
-}
-
-/** Text that survives a UTF-8 round trip and holds no U+FFFD, so bytes and text agree on it. */
-function isPlainText(literal: string): boolean {
-  return (
-    literal.length > 0 &&
-    !literal.includes('\uFFFD') &&
-    Buffer.from(literal, 'utf8').toString('utf8') === literal
-  );
-}
-
-function shownText(line: string, matcher: BlockMatcher): string {
-  const text = line.trim();
-  if (text.length <= MAX_SHOWN_CHARS) return text;
-  const start = Math.max(0, matcher.matchStart(text) - 100);
-  const shown = text.slice(start, start + MAX_SHOWN_CHARS);
-  return `${start > 0 ? '…' : ''}${shown}…`;
 }

@@ -13,8 +13,6 @@ export interface LineBlock {
   readonly firstLine: number;
   /** Part of a line longer than the buffer; the next block continues the same line. */
   readonly piece: boolean;
-  /** How many `\n` the block holds (0 for a piece). */
-  readonly breaks: number;
   /** The file's encoding; the bytes are UTF-8 either way (UTF-16 is transcoded). */
   readonly encoding: FileEncoding;
 }
@@ -64,9 +62,9 @@ export function* readLineBlocks(fd: number, size: number, buffer: Buffer): Gener
       piece = true;
     }
     const bytes = buffer.subarray(0, cut);
-    const breaks = piece ? 0 : countLineBreaks(bytes);
-    yield { bytes, firstLine: line, piece, breaks, encoding };
-    line += breaks;
+    yield { bytes, firstLine: line, piece, encoding };
+    // Only a block that another follows needs its lines counted (most files are one block).
+    if (!piece && (!ended || cut < filled)) line += countLineBreaks(bytes);
     buffer.copyWithin(0, cut, filled);
     filled -= cut;
   }

@@ -2,7 +2,7 @@
 // breaks, decoding nothing) to the first wanted line, decode only the wanted lines, and stop
 // reading right after them. Runs in the scan worker. Memory stays one block whatever the size.
 import { closeSync } from 'node:fs';
-import { BLOCK_BYTES, readLineBlocks, type LineBlock } from './line-blocks';
+import { BLOCK_BYTES, countLineBreaks, readLineBlocks, type LineBlock } from './line-blocks';
 import { describeOpenFailure, openRegularFileSync } from './regular-file-open';
 import { sniffBinary } from './text-decoding';
 
@@ -76,7 +76,8 @@ export function readLineWindow(job: LineWindowJob): LineWindowReport {
         break;
       }
       const endsInBreak = block.bytes[block.bytes.length - 1] === 10;
-      const blockLast = block.firstLine + block.breaks - (endsInBreak ? 1 : 0);
+      const breaks = block.piece ? 0 : countLineBreaks(block.bytes);
+      const blockLast = block.firstLine + breaks - (endsInBreak ? 1 : 0);
       lineCount = Math.max(lineCount, blockLast);
       if (blockLast >= job.offset) {
         const sawMore = collect(

@@ -2,7 +2,7 @@
 // the paths a glob matches. FIFOs, sockets and devices are not listed (they are not files to
 // read); symlinks are listed by name and never followed.
 import picomatch from 'picomatch';
-import { admitItem, newScanBounds, type ScanBounds, type ScanLimits } from './scan-bounds';
+import { admitItem, newScanBounds, WHOLE, type ScanBounds, type ScanLimits } from './scan-bounds';
 import { newWalkProblems, walkProject } from './walk-project';
 
 export interface NameSearchJob {
@@ -33,7 +33,7 @@ export function searchNames(job: NameSearchJob): NameSearchReport {
       bounds.special += 1;
       continue;
     }
-    const admitted = admitItem(bounds, job.limits);
+    const admitted = admitItem(bounds, job.limits, WHOLE);
     if (admitted === 'stop') {
       finished = false;
       break;

@@ -5,26 +5,30 @@
 import type { RegexToken } from './regex-tokens';
 
 export interface Prefilter {
-  /** A line can match only if it contains one of these; empty means "no prefilter". */
-  readonly literals: readonly string[];
+  /**
+   * One entry per top-level alternative: the runs of text that alternative always contains,
+   * longest first. A line can match only if, for some alternative, it contains all its runs.
+   * Empty means "no prefilter".
+   */
+  readonly branches: readonly (readonly string[])[];
   /** Compare ignoring case (set whenever any part of the pattern may ignore case). */
   readonly caseInsensitive: boolean;
 }
 
 /**
- * For each top-level alternative, the longest run of characters it always matches in a row;
- * a line must contain one of them. Groups are opaque here (their content may be optional or
- * alternated); an alternative with no run of its own means there is no prefilter.
+ * For each top-level alternative, the runs of characters it always matches in a row. Groups are
+ * opaque here (their content may be optional or alternated); an alternative with no run of its
+ * own means there is no prefilter.
  */
 export function requiredLiterals(tokens: readonly RegexToken[], ignoreCase: boolean): Prefilter {
   const caseInsensitive = ignoreCase || tokens.some(setsIgnoreCase);
-  const literals: string[] = [];
+  const branches: string[][] = [];
   for (const branch of topLevelBranches(tokens)) {
-    const longest = longestRun(branch);
-    if (!longest) return { literals: [], caseInsensitive };
-    literals.push(longest);
+    const runs = requiredRuns(branch);
+    if (runs.length === 0) return { branches: [], caseInsensitive };
+    branches.push(runs.sort((a, b) => b.length - a.length));
   }
-  return { literals, caseInsensitive };
+  return { branches, caseInsensitive };
 }
 
 function setsIgnoreCase(token: RegexToken): boolean {
@@ -45,11 +49,11 @@ function topLevelBranches(tokens: readonly RegexToken[]): RegexToken[][] {
   return branches;
 }
 
-function longestRun(branch: readonly RegexToken[]): string {
-  let best = '';
+function requiredRuns(branch: readonly RegexToken[]): string[] {
+  const runs: string[] = [];
   let run = '';
   const endRun = (): void => {
-    if (run.length > best.length) best = run;
+    if (run) runs.push(run);
     run = '';
   };
   let i = 0;
@@ -78,7 +82,7 @@ function longestRun(branch: readonly RegexToken[]): string {
     i += quantified ? 2 : 1;
   }
   endRun();
-  return best;
+  return runs;
 }
 
 /** Index just past the `)` matching the group opened at `start` (or the end). */

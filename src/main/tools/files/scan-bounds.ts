@@ -49,25 +49,62 @@ export function newScanBounds(walk: WalkProblems): ScanBounds {
   };
 }
 
+/** Which share of the items a worker processes: those whose ordinal % count === index. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+export const WHOLE: Shard = { index: 0, count: 1 };
+
 /**
- * Counts the next item and says what to do with it: `process` it, only `count` it (past the
- * item limit, so the result can say how many were left), or `stop` (time, or counted enough).
+ * Counts the next item and says what to do with it: `process` it, only `count` it (another
+ * shard's, or past the item limit, so the result can say how many were left), or `stop` (time,
+ * or counted enough). Every shard walks all items, so all agree on the ordinals.
  */
-export function admitItem(bounds: ScanBounds, limits: ScanLimits): 'process' | 'count' | 'stop' {
+export function admitItem(
+  bounds: ScanBounds,
+  limits: ScanLimits,
+  shard: Shard,
+): 'process' | 'count' | 'stop' {
+  const ordinal = bounds.itemsSeen;
   bounds.itemsSeen += 1;
   if (Date.now() > limits.deadline) {
     bounds.stoppedBy ??= 'time-limit';
     return 'stop';
   }
-  if (bounds.stoppedBy === 'item-limit') {
+  if (ordinal >= limits.maxItems) {
+    bounds.stoppedBy ??= 'item-limit';
     return bounds.itemsSeen >= limits.maxCounted ? 'stop' : 'count';
   }
-  if (bounds.itemsDone >= limits.maxItems) {
-    bounds.stoppedBy = 'item-limit';
-    return 'count';
-  }
+  if (ordinal % shard.count !== shard.index) return 'count';
   bounds.itemsDone += 1;
   return 'process';
+}
+
+/** One account of shards that each walked everything and processed their share. */
+export function mergeBounds(shards: readonly ScanBounds[]): ScanBounds {
+  const first = shards[0] as ScanBounds;
+  const sum = (pick: (b: ScanBounds) => number): number =>
+    shards.reduce((total, b) => total + pick(b), 0);
+  const stoppedIn = shards.find((b) => b.stoppedIn)?.stoppedIn;
+  const stoppedBy = shards.some((b) => b.stoppedBy === 'time-limit')
+    ? 'time-limit'
+    : first.stoppedBy;
+  return {
+    ...(stoppedBy ? { stoppedBy } : {}),
+    ...(stoppedIn ? { stoppedIn } : {}),
+    itemsDone: sum((b) => b.itemsDone),
+    itemsSeen: Math.max(...shards.map((b) => b.itemsSeen)),
+    walkFinished: shards.every((b) => b.walkFinished),
+    binary: sum((b) => b.binary),
+    special: sum((b) => b.special),
+    symlinks: sum((b) => b.symlinks),
+    longLines: sum((b) => b.longLines),
+    unreadableFiles: shards.flatMap((b) => b.unreadableFiles).slice(0, MAX_NAMED),
+    unreadableFileCount: sum((b) => b.unreadableFileCount),
+    walk: first.walk, // What the walk met is the same for every shard: shard 0 reports it.
+  };
 }
 
 export function recordUnreadableFile(bounds: ScanBounds, relative: string, code: string): void {

@@ -1,11 +1,12 @@
 // Runs scan jobs in worker threads and waits for the reports. The main event loop only waits for
 // a message; stop or timeout (the tool's signal) terminates the job's thread at once, which ends
 // even a job stuck in a system call, and a job that outlives its hard limit is terminated too.
-// One finished worker is kept for a while (unreferenced, so it never holds the process open)
+// Finished workers are kept for a while (unreferenced, so they never hold the process open)
 // because starting a thread costs more than most searches. Concurrent jobs get their own threads.
 // From source (vitest, tsx) the worker is the .ts file run through tsx; in the build it is
 // out/main/scan-worker.js, an entry of the main build beside every main chunk.
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -30,8 +31,10 @@ export interface ScanRunOptions {
 const WORKER_HEAP_MB = 512;
 /** How long a finished worker waits for the next job before it is ended. */
 const IDLE_MS = 60_000;
+/** Spare workers kept: enough for one sharded search. */
+export const MAX_SCAN_THREADS = Math.max(1, Math.min(4, availableParallelism()));
 
-let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
 
 export function runInScanWorker<J extends ScanJob>(
   job: J,
@@ -90,9 +93,9 @@ export function runInScanWorker<J extends ScanJob>(
 }
 
 function takeWorker(options: ScanRunOptions): Worker {
-  if (idle) {
-    const { worker, timer } = idle;
-    idle = undefined;
+  const spare = idle.pop();
+  if (spare) {
+    const { worker, timer } = spare;
     clearTimeout(timer);
     worker.removeAllListeners('exit');
     worker.once('exit', (code) =>
@@ -114,23 +117,21 @@ function takeWorker(options: ScanRunOptions): Worker {
 
 function keepIdle(worker: Worker): void {
   worker.unref();
-  if (idle) {
-    void worker.terminate(); // One spare is enough.
+  if (idle.length >= MAX_SCAN_THREADS) {
+    void worker.terminate();
     return;
   }
+  const forget = (): void => {
+    const at = idle.findIndex((entry) => entry.worker === worker);
+    if (at !== -1) clearTimeout(idle.splice(at, 1)[0]?.timer);
+  };
   const timer = setTimeout(() => {
-    if (idle?.worker === worker) idle = undefined;
+    forget();
     void worker.terminate();
   }, IDLE_MS);
   timer.unref();
-  // A spare that dies on its own is simply forgotten.
-  worker.once('exit', () => {
-    if (idle?.worker === worker) {
-      clearTimeout(idle.timer);
-      idle = undefined;
-    }
-  });
-  idle = { worker, timer };
+  worker.once('exit', forget); // A spare that dies on its own is simply forgotten.
+  idle.push({ worker, timer });
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -38,7 +38,7 @@ export function compileSearchPattern(pattern: string, options: PatternOptions): 
       ok: true,
       pattern: {
         regex,
-        prefilter: { literals: [pattern], caseInsensitive: !options.caseSensitive },
+        prefilter: { branches: [[pattern]], caseInsensitive: !options.caseSensitive },
       },
     };
   }
@@ -68,7 +68,7 @@ export function compileSearchPattern(pattern: string, options: PatternOptions): 
   }
   const prefilter = tokenized
     ? requiredLiterals(tokenized.tokens, !options.caseSensitive)
-    : { literals: [], caseInsensitive: false };
+    : { branches: [], caseInsensitive: false };
   return { ok: true, pattern: { regex, prefilter } };
 }
 

@@ -7,13 +7,15 @@ import { defineTool, ToolError } from '../tool';
 import type { ContentSearchReport } from './content-search';
 import { guarded, pathTarget } from './guarded-path';
 import { describeBounds } from './scan-bounds';
-import { runInScanWorker } from './scan-worker-client';
+import { runContentSearch } from './parallel-search';
 import { compileSearchPattern } from './search-pattern';
 
 const DEFAULT_MAX_RESULTS = 100;
 /** Files whose content is searched in one call; past it the walk only counts. */
 const MAX_FILES = 100_000;
 const MAX_COUNTED = 1_000_000;
+/** Matches past those shown are counted up to this many; then only files with matches. */
+const MAX_COUNTED_MATCHES = 10_000;
 const TIME_LIMIT_MS = 30_000;
 /** The worker's own deadline should always answer first; this is the backstop. */
 const HARD_LIMIT_MS = TIME_LIMIT_MS + 10_000;
@@ -58,7 +60,7 @@ export const searchTool = defineTool({
     if (!compiled.ok) throw new ToolError(compiled.message);
     const info = await stat(start).catch(() => undefined);
     if (!info) throw new ToolError(`${relative} does not exist.`);
-    const report = await runInScanWorker(
+    const report = await runContentSearch(
       {
         kind: 'content',
         folder: ctx.folder,
@@ -69,6 +71,7 @@ export const searchTool = defineTool({
         ...options,
         ...(args.glob ? { glob: args.glob } : {}),
         maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
+        countLimit: MAX_COUNTED_MATCHES,
         limits: {
           maxItems: MAX_FILES,
           maxCounted: MAX_COUNTED,
@@ -90,8 +93,11 @@ export function formatSearchReport(
   const lines = report.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
   if (lines.length === 0) lines.push(`No matches for ${JSON.stringify(pattern)} in ${where}.`);
   if (report.leftOut > 0) {
+    const more = report.countingStopped
+      ? `more than ${report.leftOut.toLocaleString('en-US')} more matches (counting stopped there)`
+      : `${report.leftOut.toLocaleString('en-US')} more matches`;
     lines.push(
-      `… ${report.leftOut} more matches in ${report.filesWithLeftOut} file(s) not shown; narrow the pattern, path or glob.`,
+      `… ${more} in ${report.filesWithLeftOut.length.toLocaleString('en-US')} file(s) not shown; narrow the pattern, path or glob.`,
     );
   }
   return [

@@ -63,7 +63,7 @@ export function* walkProject(
       const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
       const type = typeOf(dirent);
       if (active.length > 0 && isIgnored(active, childRel, type === 'dir')) continue;
-      yield { relative: childRel, absolute: join(folder, childRel), type };
+      yield { relative: childRel, absolute: `${folder}/${childRel}`, type };
       if (type === 'dir') subdirs.push(childRel);
     }
     // Reverse so the stack pops folders in name order.
@@ -73,7 +73,7 @@ export function* walkProject(
 
 function readFolder(folder: string, rel: string, problems: WalkProblems): Dirent[] | undefined {
   try {
-    const dirents = readdirSync(join(folder, rel), { withFileTypes: true });
+    const dirents = readdirSync(rel ? `${folder}/${rel}` : folder, { withFileTypes: true });
     return dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     problems.unreadableCount += 1;
