@@ -36,6 +36,7 @@ type Source = (into: Buffer, offset: number, length: number) => number;
 export function* readLineBlocks(fd: number, size: number, buffer: Buffer): Generator<LineBlock> {
   let source: Source = rawSource(fd, size);
   let filled = source(buffer, 0, buffer.length);
+  let ended = filled === 0;
   const encoding = encodingOf(buffer.subarray(0, Math.min(filled, 2)));
   if (encoding !== 'utf8') {
     // The bytes read so far are UTF-16: they go through the transcoder first.
@@ -43,7 +44,6 @@ export function* readLineBlocks(fd: number, size: number, buffer: Buffer): Gener
     filled = 0;
   }
   let line = 1;
-  let ended = filled === 0;
   while (!ended || filled > 0) {
     if (!ended && filled < buffer.length) {
       const count = source(buffer, filled, buffer.length - filled);
@@ -98,7 +98,7 @@ function transcodingSource(
   first: Buffer,
   start: number,
 ): Source {
-  const decoder = new TextDecoder(encoding);
+  const decoder = new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be');
   const raw = Buffer.allocUnsafe(256 * 1024);
   let position = start;
   let pending = Buffer.from(decoder.decode(first, { stream: true }), 'utf8');

@@ -85,6 +85,6 @@ function shownText(line: string, matcher: BlockMatcher): string {
   const text = line.trim();
   if (text.length <= MAX_SHOWN_CHARS) return text;
   const start = Math.max(0, matcher.matchStart(text) - 100);
-  const shown = text.slice(start, start + MAX_SHOWN_CHARS);
-  return `${start > 0 ? '…' : ''}${shown}…`;
+  const end = start + MAX_SHOWN_CHARS;
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
 }

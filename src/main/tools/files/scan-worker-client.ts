@@ -61,9 +61,10 @@ export function runInScanWorker<J extends ScanJob>(
     };
     const onAbort = (): void => finish(false, () => reject(abortReason(signal)));
     const timer = setTimeout(() => {
-      const seconds = Math.round(options.hardTimeoutMs / 1000);
+      const ms = options.hardTimeoutMs;
+      const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
       finish(false, () =>
-        reject(new ToolError(`the scan did not finish within ${seconds} s and was stopped`)),
+        reject(new ToolError(`the scan did not finish within ${limit} and was stopped`)),
       );
     }, options.hardTimeoutMs);
     const onMessage = (message: ScanMessage): void => {
@@ -98,9 +99,7 @@ function takeWorker(options: ScanRunOptions): Worker {
     const { worker, timer } = spare;
     clearTimeout(timer);
     worker.removeAllListeners('exit');
-    worker.once('exit', (code) =>
-      options.onWorkerEvent?.({ type: 'exit', threadId: worker.threadId, code }),
-    );
+    reportExit(worker, options);
     return worker;
   }
   const launch = workerLaunch();
@@ -109,10 +108,13 @@ function takeWorker(options: ScanRunOptions): Worker {
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
   options.onWorkerEvent?.({ type: 'spawned', threadId: worker.threadId });
-  worker.once('exit', (code) =>
-    options.onWorkerEvent?.({ type: 'exit', threadId: worker.threadId, code }),
-  );
+  reportExit(worker, options);
   return worker;
+}
+
+function reportExit(worker: Worker, options: ScanRunOptions): void {
+  const threadId = worker.threadId; // reads -1 once the thread is gone
+  worker.once('exit', (code) => options.onWorkerEvent?.({ type: 'exit', threadId, code }));
 }
 
 function keepIdle(worker: Worker): void {
