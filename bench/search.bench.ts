@@ -11,6 +11,7 @@ import { RE2JS } from 're2js';
 import { RE2 } from 're2-wasm';
 import type { ContentSearchJob } from '../src/main/tools/files/content-search';
 import { runContentSearch } from '../src/main/tools/files/parallel-search';
+import { MAX_SCAN_THREADS } from '../src/main/tools/files/scan-worker-client';
 
 const FILES = Number(process.argv[2] ?? 50_000);
 const RUNS = 3;
@@ -107,11 +108,26 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 }
 
-function grepRun(root: string, c: Case): { ms: number; count: number } {
+interface Timing {
+  /** Wall-clock milliseconds. */
+  readonly ms: number;
+  /** CPU milliseconds (user + system, all threads). */
+  readonly cpu: number;
+}
+
+function grepRun(root: string, c: Case): Timing & { count: number } {
+  const out = join(tmpdir(), 'tandem-bench-grep.out');
   const start = performance.now();
-  const result = spawnSync('grep', ['-r', ...c.grep, root], { maxBuffer: 1 << 30 });
+  // bash's `times` prints the CPU time of its children (grep) on its second line.
+  const result = spawnSync('bash', ['-c', 'grep -r "$@" > "$0"; times', out, ...c.grep, root]);
   const ms = performance.now() - start;
-  return { ms, count: result.stdout.toString().split('\n').filter(Boolean).length };
+  const children = result.stdout.toString().trim().split('\n')[1] ?? '';
+  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, m) => sum + (Number(m[1]) * 60 + Number(m[2])) * 1000,
+    0,
+  );
+  const count = readFileSync(out, 'utf8').split('\n').filter(Boolean).length;
+  return { ms, cpu, count };
 }
 
 function job(root: string, c: Case): Omit<ContentSearchJob, 'shard'> {
@@ -131,15 +147,23 @@ function job(root: string, c: Case): Omit<ContentSearchJob, 'shard'> {
 }
 
 /** Matches found; `N+` when the tool stopped counting (it then counts files with matches only). */
-async function toolRun(root: string, c: Case): Promise<{ ms: number; count: string }> {
+async function toolRun(
+  root: string,
+  c: Case,
+  threads?: number,
+): Promise<Timing & { count: string }> {
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const report = await runContentSearch(job(root, c), {
     signal: new AbortController().signal,
     hardTimeoutMs: 600_000,
+    ...(threads ? { threads } : {}),
   });
   const ms = performance.now() - start;
+  const used = process.cpuUsage(cpuStart);
   return {
     ms,
+    cpu: (used.user + used.system) / 1000,
     count: `${report.matches.length + report.leftOut}${report.countingStopped ? '+' : ''}`,
   };
 }
@@ -205,23 +229,33 @@ async function main(): Promise<void> {
   grepRun(root, CASES[0] as Case); // warm the page cache
   const cold = await toolRun(root, CASES[0] as Case);
   console.log(`first search (starts the worker): ${cold.ms.toFixed(0)} ms`);
-  console.log(`median of ${RUNS} runs each, grep and the tool alternating:`);
+  console.log(
+    `median of ${RUNS} runs each, alternating; wall ms (CPU ms); search uses ${MAX_SCAN_THREADS} thread(s):`,
+  );
+  const cell = (runs: readonly Timing[]): string =>
+    `${median(runs.map((r) => r.ms))
+      .toFixed(0)
+      .padStart(5)} (${median(runs.map((r) => r.cpu))
+      .toFixed(0)
+      .padStart(5)})`;
   for (const c of CASES) {
-    const grepMs: number[] = [];
-    const toolMs: number[] = [];
+    const grep: Timing[] = [];
+    const tool: Timing[] = [];
+    const single: Timing[] = [];
     let counts = '';
     for (let run = 0; run < RUNS; run += 1) {
       const g = grepRun(root, c);
       const t = await toolRun(root, c);
-      grepMs.push(g.ms);
-      toolMs.push(t.ms);
+      single.push(await toolRun(root, c, 1));
+      grep.push(g);
+      tool.push(t);
       const agree =
         String(g.count) === t.count || (t.count.endsWith('+') && g.count >= parseInt(t.count));
       counts = `${g.count} / ${t.count} matches${agree ? '' : '  (DIFFER)'}`;
     }
-    const ratio = median(toolMs) / median(grepMs);
+    const ratio = median(tool.map((r) => r.ms)) / median(grep.map((r) => r.ms));
     console.log(
-      `  ${c.name.padEnd(28)} grep -r ${median(grepMs).toFixed(0).padStart(5)} ms   search ${median(toolMs).toFixed(0).padStart(5)} ms   ${ratio.toFixed(2)}x   ${counts}`,
+      `  ${c.name.padEnd(26)} grep -r ${cell(grep)}   search ${cell(tool)}   ${ratio.toFixed(2)}x   1 thread ${cell(single)}   ${counts}`,
     );
   }
   for (const row of engines(root)) console.log(row);

@@ -196,6 +196,20 @@ describe('encodings and binary files', () => {
   });
 });
 
+describe('.gitignore', () => {
+  it('hides ignored files, but a folder asked for by name is searched, and says so', async () => {
+    await write('.gitignore', 'vendor/\n');
+    await write('vendor/lib/a.txt', 'needle\n');
+    await write('vendor/lib/.gitignore', '*.log\n');
+    await write('vendor/lib/b.log', 'needle\n');
+    expect(search('needle')).toBe('No matches for "needle" in ..');
+    const start = join(folder, 'vendor', 'lib');
+    expect(search('needle', { start, startRelative: 'vendor/lib' })).toBe(
+      'vendor/lib/a.txt:1: needle\n(This folder is ignored by .gitignore; it was included because the path names it.)',
+    );
+  });
+});
+
 describe('symlinks', () => {
   it('are counted, not followed', async () => {
     await write('a.txt', 'needle\n');

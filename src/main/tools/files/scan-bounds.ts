@@ -137,6 +137,11 @@ export function describeBounds(bounds: ScanBounds, wording: BoundsWording): stri
       `(Stopped at the ${limitSeconds} s time limit${where}: ${verb} ${count(bounds.itemsDone)} of ${seen} ${noun}; narrow the path or pattern to see the rest.)`,
     );
   }
+  if (bounds.walk.ignoredStart) {
+    notes.push(
+      '(This folder is ignored by .gitignore; it was included because the path names it.)',
+    );
+  }
   if (bounds.walk.unreadableCount > 0) {
     notes.push(
       `(${bounds.walk.unreadableCount} folder(s) could not be read, so what is in them is missing here: ${named(bounds.walk.unreadable, bounds.walk.unreadableCount)})`,

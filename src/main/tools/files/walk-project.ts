@@ -16,11 +16,13 @@ export interface WalkEntry {
   readonly type: EntryType;
 }
 
-/** What the walk could not see; the caller reports it with its results. */
+/** What the walk could not see, or saw although git would not; reported with the results. */
 export interface WalkProblems {
   /** The first few folders that could not be read, with the error code. */
   readonly unreadable: { relative: string; code: string }[];
   unreadableCount: number;
+  /** The walk started in a folder that .gitignore ignores (walked because it was asked for). */
+  ignoredStart: boolean;
 }
 
 interface IgnoreLevel {
@@ -33,7 +35,7 @@ const MAX_NAMED_PROBLEMS = 10;
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 export function newWalkProblems(): WalkProblems {
-  return { unreadable: [], unreadableCount: 0 };
+  return { unreadable: [], unreadableCount: 0, ignoredStart: false };
 }
 
 /** Yields every entry under `start` (a real path inside `folder`) that git would not ignore. */
@@ -43,12 +45,17 @@ export function* walkProject(
   problems: WalkProblems,
 ): Generator<WalkEntry> {
   const startRel = toPosix(relativePath(folder, start));
-  const levels: IgnoreLevel[] = [];
-  // The .gitignore files of the folders above `start` apply too.
+  let levels: IgnoreLevel[] = [];
+  // The .gitignore files of the folders above `start` apply too, unless they ignore `start`
+  // itself: a folder asked for by name is walked (and the caller says it is ignored).
   const parts = startRel ? startRel.split('/') : [];
   for (let i = 0; i < parts.length; i += 1) {
     const level = loadLevel(folder, parts.slice(0, i).join('/'));
     if (level) levels.push(level);
+    if (levels.length > 0 && isIgnored(levels, parts.slice(0, i + 1).join('/'), true)) {
+      problems.ignoredStart = true;
+      levels = [];
+    }
   }
   const stack: { rel: string; levels: IgnoreLevel[] }[] = [{ rel: startRel, levels }];
   while (stack.length > 0) {
