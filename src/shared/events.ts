@@ -43,6 +43,11 @@ export type RunEvent =
       readonly effect: ToolEffect;
       readonly preview: ToolPreview;
       readonly reasons: readonly string[];
+      /**
+       * What "for this session", "for a while" and "always" would allow, as the person reads it
+       * ("`rm build` exactly"); empty when they allow this call only. Absent in old transcripts.
+       */
+      readonly storable?: readonly string[];
       readonly at: number;
     }
   | {
@@ -72,6 +77,12 @@ export type RunEvent =
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
+      /**
+       * Set when this call brought outside content into the conversation ("after reading
+       * https://…", "after running `curl …` with network on"): the session is tainted from here
+       * on, also when it is reopened from its transcript.
+       */
+      readonly taintedBy?: string;
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

@@ -46,13 +46,15 @@ export interface WorkspaceAgent {
   revertCall(callId: string): Promise<RevertResult>;
   /** Undo every change of one run, newest first. */
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
+  loadProblems(): readonly string[];
   close(): Promise<void>;
 }
 
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   const projectDir = projectDataDir(options.dataDir, options.folder);
   // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
-  const journal = await openFileJournal(join(projectDir, 'journal'));
+  const journal = await openFileJournal(join(projectDir, 'journal'), options.folder);
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
     shadowDir: join(projectDir, 'shadow.git'),
@@ -115,6 +117,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     agent,
     revertCall: (callId) => journal.revert(keyOf(callId)),
     revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
+    loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
       await agent.close();

@@ -1,6 +1,8 @@
 // Writes a file so that a reader (or a crash) sees either the old content or the new, never half:
 // a temp file in the same folder, then rename over the target. Renaming replaces the directory
 // entry, so a hard link elsewhere keeps the old content instead of being written through.
+// Only for Tandem's own data folder (journal blobs), which the agent cannot reach: it trusts the
+// path. Project files are written with writeFileVerified (verified-fs.ts).
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';

@@ -1,9 +1,18 @@
 // What one path looked like at a moment: absent, a file (content kept in a content-addressed
-// blob store), or a symlink. The journal compares and restores these.
+// blob store), or a symlink. The journal compares and restores these. Project files are read and
+// written only through verified-fs.ts (`root` is the project's real path); the blob store lives in
+// Tandem's own data folder and uses plain atomic writes.
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from './atomic-write';
+import {
+  readEntryVerified,
+  removeEmptyFoldersVerified,
+  removeFileVerified,
+  symlinkVerified,
+  writeFileVerified,
+} from './verified-fs';
 
 export type FileImage =
   | { readonly kind: 'absent' }
@@ -37,21 +46,34 @@ export class BlobStore {
   }
 }
 
-/** Captures the current state of `path`; with a store, file content is kept for a later restore. */
-export async function captureImage(path: string, store?: BlobStore): Promise<FileImage> {
-  const stats = await lstat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-    throw error;
-  });
-  if (!stats) return { kind: 'absent' };
-  if (stats.isSymbolicLink()) return { kind: 'symlink', target: await readlink(path) };
-  if (!stats.isFile()) return { kind: 'other' };
-  if (stats.size > MAX_IMAGE_BYTES) return { kind: 'too-large', size: stats.size };
-  const content = await readFile(path);
-  const sha256 = store
-    ? await store.put(content)
-    : createHash('sha256').update(content).digest('hex');
-  return { kind: 'file', sha256, size: content.length, mode: stats.mode & 0o7777 };
+/**
+ * Captures the current state of `path` (a real path inside `root`); with a store, file content is
+ * kept for a later restore.
+ */
+export async function captureImage(
+  root: string,
+  path: string,
+  store?: BlobStore,
+): Promise<FileImage> {
+  const read = await readEntryVerified(root, path, { maxBytes: MAX_IMAGE_BYTES });
+  switch (read.kind) {
+    case 'missing':
+      return { kind: 'absent' };
+    case 'symlink':
+      return { kind: 'symlink', target: read.target };
+    case 'too-large':
+      return { kind: 'too-large', size: read.size };
+    case 'folder':
+    case 'other':
+      return { kind: 'other' };
+    case 'file': {
+      const content = read.bytes;
+      const sha256 = store
+        ? await store.put(content)
+        : createHash('sha256').update(content).digest('hex');
+      return { kind: 'file', sha256, size: content.length, mode: read.mode };
+    }
+  }
 }
 
 export function sameImage(a: FileImage, b: FileImage): boolean {
@@ -69,10 +91,11 @@ export function sameImage(a: FileImage, b: FileImage): boolean {
 }
 
 /**
- * Puts `image` back at `path`. A file that did not exist is deleted, and folders created for it
- * are removed up to `keepDir` when empty.
+ * Puts `image` back at `path` (a real path inside `root`). A file that did not exist is deleted,
+ * and folders created for it are removed up to `keepDir` when empty.
  */
 export async function restoreImage(
+  root: string,
   path: string,
   image: FileImage,
   store: BlobStore,
@@ -80,40 +103,19 @@ export async function restoreImage(
 ): Promise<'restored' | 'deleted'> {
   switch (image.kind) {
     case 'absent':
-      await unlink(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-      if (keepDir) await removeEmptyParents(dirname(path), keepDir);
+      await removeFileVerified(root, path);
+      if (keepDir) await removeEmptyFoldersVerified(root, dirname(path), keepDir);
       return 'deleted';
     case 'file':
-      await clearNonFile(path);
-      await writeFileAtomic(path, await store.get(image.sha256), { mode: image.mode });
+      // The rename of the atomic write replaces a symlink at `path` instead of following it.
+      await writeFileVerified(root, path, await store.get(image.sha256), { mode: image.mode });
       return 'restored';
     case 'symlink':
-      await mkdir(dirname(path), { recursive: true });
-      await unlink(path).catch(() => undefined);
-      await symlink(image.target, path);
+      await symlinkVerified(root, path, image.target);
       return 'restored';
     case 'too-large':
       throw new Error(`${path} was too large (${image.size} bytes) to keep a copy`);
     case 'other':
       throw new Error(`${path} was not a regular file`);
-  }
-}
-
-async function clearNonFile(path: string): Promise<void> {
-  const stats = await lstat(path).catch(() => undefined);
-  if (stats?.isSymbolicLink()) await unlink(path);
-}
-
-async function removeEmptyParents(dir: string, keepDir: string): Promise<void> {
-  let current = dir;
-  while (current.startsWith(keepDir + '/') && current !== keepDir) {
-    try {
-      await rmdir(current);
-    } catch {
-      return; // Not empty (or gone): stop climbing.
-    }
-    current = dirname(current);
   }
 }

@@ -3,7 +3,7 @@
 // The log is an append-only JSONL file plus a blob folder inside the session's data folder, so a
 // reopened session can still undo.
 import { createHash } from 'node:crypto';
-import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, lstat, mkdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { WriteJournal } from '../tools/tool';
 import {
@@ -14,6 +14,8 @@ import {
   sameImage,
   type FileImage,
 } from './file-image';
+import { UnverifiedPathError } from './verified-fs';
+import { parseJournalLine } from './journal-record';
 
 /** A state handed in by a caller that already has the bytes (the shell snapshot). */
 export type ImageSource =
@@ -74,9 +76,13 @@ interface CallRecord {
   reverted: boolean;
 }
 
-/** Opens (or creates) the journal kept in `dir`, e.g. `<session data folder>/journal`. */
-export async function openFileJournal(dir: string): Promise<FileJournal> {
-  const journal = new FileJournal(dir);
+/**
+ * Opens (or creates) the journal kept in `dir`, e.g. `<project data folder>/journal`, for the
+ * project whose real path is `root`: every path it records or restores is inside `root`, and
+ * is read and written only through verified-fs.ts.
+ */
+export async function openFileJournal(dir: string, root: string): Promise<FileJournal> {
+  const journal = new FileJournal(dir, await realpath(root));
   await journal.load();
   return journal;
 }
@@ -87,31 +93,33 @@ export class FileJournal implements WriteJournal {
   private readonly logPath: string;
   private seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Lines skipped by `load`, one sentence each. */
+  readonly loadProblems: string[] = [];
 
   /** Prefer `openFileJournal`, which also loads what an earlier run recorded. */
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    readonly root: string,
+  ) {
     this.blobs = new BlobStore(join(dir, 'blobs'));
     this.logPath = join(dir, 'journal.jsonl');
   }
 
   async load(): Promise<void> {
     const text = await readFile(this.logPath, 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line) as LogLine;
-      } catch {
-        continue; // A line cut by a crash: everything before it is still good.
-      }
-      this.apply(entry);
-    }
+    text.split('\n').forEach((line, index) => {
+      if (!line.trim()) return;
+      // A line cut by a crash or damaged on disk is skipped: the others are still good.
+      const parsed = parseJournalLine(line);
+      if (parsed.ok) this.apply(parsed.line satisfies LogLine);
+      else this.loadProblems.push(`${this.logPath} line ${index + 1}: ${parsed.reason}`);
+    });
   }
 
   recordBefore(absPath: string, callId: string): Promise<void> {
     return this.serial(async () => {
       if (this.calls.get(callId)?.files.has(absPath)) return; // The first image is the "before".
-      const image = await captureImage(absPath, this.blobs);
+      const image = await captureImage(this.root, absPath, this.blobs);
       const keepDir = image.kind === 'absent' ? await nearestExistingDir(absPath) : undefined;
       await this.append({ type: 'before', seq: ++this.seq, callId, path: absPath, image, keepDir });
     });
@@ -120,7 +128,7 @@ export class FileJournal implements WriteJournal {
   recordAfter(absPath: string, callId: string): Promise<void> {
     return this.serial(async () => {
       if (!this.calls.get(callId)?.files.has(absPath)) return;
-      const image = await captureImage(absPath);
+      const image = await captureImage(this.root, absPath);
       await this.append({ type: 'after', callId, path: absPath, image });
     });
   }
@@ -139,7 +147,9 @@ export class FileJournal implements WriteJournal {
       if (this.calls.get(callId)?.files.has(absPath)) return;
       const beforeImage = await this.imageOf(before, true);
       const afterImage =
-        after === 'current' ? await captureImage(absPath) : await this.imageOf(after, false);
+        after === 'current'
+          ? await captureImage(this.root, absPath)
+          : await this.imageOf(after, false);
       await this.append({
         type: 'before',
         seq: ++this.seq,
@@ -163,7 +173,12 @@ export class FileJournal implements WriteJournal {
   }
 
   revert(callId: string): Promise<RevertResult> {
-    return this.serial(() => this.revertNow(callId));
+    return this.serial(() =>
+      this.revertNow(callId).catch((error: unknown): RevertResult => {
+        if (!(error instanceof UnverifiedPathError)) throw error;
+        return { ok: false, callId, reason: `Not reverted: ${error.message}.`, conflicts: [] };
+      }),
+    );
   }
 
   /** Reverts the calls of one turn, newest first; stops at the first one that cannot be reverted. */
@@ -199,7 +214,7 @@ export class FileJournal implements WriteJournal {
     const conflicts: string[] = [];
     const work: [string, PathRecord][] = [];
     for (const [path, record] of call.files) {
-      const current = await captureImage(path);
+      const current = await captureImage(this.root, path);
       if (sameImage(current, record.before)) continue; // Already as it was.
       if (record.before.kind === 'too-large' || record.before.kind === 'other') {
         return fail(
@@ -218,7 +233,7 @@ export class FileJournal implements WriteJournal {
     }
     const files: RevertedFile[] = [];
     for (const [path, record] of work) {
-      const action = await restoreImage(path, record.before, this.blobs, record.keepDir);
+      const action = await restoreImage(this.root, path, record.before, this.blobs, record.keepDir);
       files.push({ path, action });
     }
     await this.append({ type: 'reverted', callId });

@@ -37,7 +37,7 @@ afterEach(async () => {
 });
 
 async function open(options: { maxBytes?: number } = {}) {
-  const journal = await openFileJournal(join(dataDir, 'sessions', 's1', 'journal'));
+  const journal = await openFileJournal(join(dataDir, 'sessions', 's1', 'journal'), folder);
   const shadow = new ShadowSnapshot({
     folder,
     shadowDir: join(dataDir, 'shadow.git'),

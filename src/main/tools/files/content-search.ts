@@ -1,14 +1,17 @@
 // The content search itself, synchronous because it runs in a scan worker: walk, open each file
-// once, read it in blocks of whole lines (any size of file), and hand the blocks to the
-// BlockMatcher. Several workers can share one search: each walks everything (so they agree on
-// the files' order) and searches its shard of the files. Every limit that was hit is counted in
-// `bounds`; past `countLimit` matches not shown, only files with matches are counted.
+// once through its verified folder (never by path), read it in blocks of whole lines (any size
+// of file), and hand the blocks to the BlockMatcher. Several workers can share one search: each
+// walks everything (so they agree on the files' order) and searches its shard of the files.
+// Every limit that was hit is counted in `bounds`; past `countLimit` matches not shown, only
+// files with matches are counted.
 import { closeSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import picomatch from 'picomatch';
+import { VerifiedDirSync } from '../../workspace/verified-dir-sync';
 import { BlockMatcher } from './block-matcher';
 import { BLOCK_BYTES, readLineBlocks } from './line-blocks';
 import { MatchCollector, type MatchSummary } from './match-collector';
-import { openRegularFileSync } from './regular-file-open';
+import { failureCode, openRegularFileSync } from './regular-file-open';
 import {
   admitItem,
   newScanBounds,
@@ -59,7 +62,7 @@ export function searchContent(job: ContentSearchJob): ContentSearchReport {
   const countsWalk = job.shard.index === 0;
 
   const entries: Iterable<WalkEntry> = job.startIsFile
-    ? [{ relative: job.startRelative, absolute: job.start, type: 'file' }]
+    ? startFile(job, bounds)
     : walkProject(job.folder, job.start, bounds.walk);
   let finished = true;
   for (const entry of entries) {
@@ -87,6 +90,22 @@ export function searchContent(job: ContentSearchJob): ContentSearchReport {
   return { kind: 'content', ...collector.summary(), bounds };
 }
 
+/** The one file a search was pointed at, opened through its verified folder like the walk's. */
+function* startFile(job: ContentSearchJob, bounds: ScanBounds): Generator<WalkEntry> {
+  let dir: VerifiedDirSync;
+  try {
+    dir = VerifiedDirSync.open(job.folder, dirname(job.start));
+  } catch (error) {
+    recordUnreadableFile(bounds, job.startRelative, failureCode(error));
+    return;
+  }
+  try {
+    yield { relative: job.startRelative, type: 'file', dir, name: basename(job.start) };
+  } finally {
+    dir.close();
+  }
+}
+
 /** Searches one file; false when the deadline struck inside it. */
 function searchFile(
   file: WalkEntry & { readonly order: number },
@@ -96,7 +115,7 @@ function searchFile(
   deadline: number,
   collector: MatchCollector,
 ): boolean {
-  const opened = openRegularFileSync(file.absolute);
+  const opened = openRegularFileSync(file.dir, file.name);
   if (!opened.ok) {
     if (opened.reason === 'not-regular') bounds.special += 1;
     else recordUnreadableFile(bounds, file.relative, opened.code);

@@ -1,11 +1,11 @@
 // edit_file: replace one exact piece of text (or every occurrence with replace_all); undoable.
 import { Type } from '@sinclair/typebox';
-import { writeFileAtomic } from '../../workspace/atomic-write';
 import { defineTool, ToolError, type ToolContext } from '../tool';
 import { diffStats } from '../../workspace/diff-stats';
 import { diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
 import { guarded, pathTarget } from './guarded-path';
+import { journaledWrite } from './journaled-write';
 import { applyEdit } from './text-edit';
 
 const parameters = Type.Object({
@@ -36,15 +36,7 @@ export const editFileTool = defineTool({
   },
   async execute(args, ctx) {
     const planned = await plan(args, ctx);
-    const journal = ctx.services.journal;
-    await journal?.recordBefore(planned.path, ctx.callId);
-    try {
-      await writeFileAtomic(planned.path, planned.after);
-    } catch (error) {
-      throw new ToolError(`Could not write ${planned.relative}: ${(error as Error).message}`);
-    } finally {
-      await journal?.recordAfter?.(planned.path, ctx.callId);
-    }
+    await journaledWrite(ctx, planned.file, planned.after);
     const stats = diffStats(planned.before, planned.after);
     const times = planned.replaced === 1 ? '' : ` (${planned.replaced} occurrences)`;
     return `Edited ${planned.relative}${times}: +${stats.added} −${stats.removed}.`;
@@ -52,8 +44,9 @@ export const editFileTool = defineTool({
 });
 
 async function plan(args: EditArgs, ctx: ToolContext) {
-  const { path, relative } = await guarded(ctx, args.path, 'write');
-  const before = await readTextForEdit(path, relative);
+  const file = await guarded(ctx, args.path, 'write');
+  const { relative } = file;
+  const before = await readTextForEdit(file);
   if (before === undefined)
     throw new ToolError(`${relative} does not exist; use write_file to create it.`);
   const outcome = applyEdit(
@@ -64,5 +57,5 @@ async function plan(args: EditArgs, ctx: ToolContext) {
     relative,
   );
   if (!outcome.ok) throw new ToolError(outcome.message);
-  return { path, relative, before, after: outcome.content, replaced: outcome.replaced };
+  return { file, relative, before, after: outcome.content, replaced: outcome.replaced };
 }

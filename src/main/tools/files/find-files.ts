@@ -1,9 +1,9 @@
 // find_files: paths matching a glob (picomatch), honouring .gitignore. The walk runs in the
-// scan worker; limits that were hit are said at the end.
-import { stat } from 'node:fs/promises';
+// scan worker and lists each folder through a verified descriptor (walk-project.ts); limits that
+// were hit are said at the end.
 import { Type } from '@sinclair/typebox';
 import { defineTool, ToolError } from '../tool';
-import { guarded, pathTarget } from './guarded-path';
+import { guarded, pathTarget, verifiedKind } from './guarded-path';
 import { describeBounds } from './scan-bounds';
 import { runInScanWorker } from './scan-worker-client';
 
@@ -40,14 +40,15 @@ export const findFilesTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
   async execute(args, ctx) {
-    const { path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
-    const info = await stat(start).catch(() => undefined);
-    if (!info) throw new ToolError(`${relative} does not exist.`);
-    if (!info.isDirectory()) throw new ToolError(`${relative} is a file, not a folder.`);
+    const checked = await guarded(ctx, args.path ?? '.', 'read');
+    const { root, path: start, relative } = checked;
+    const kind = await verifiedKind(checked);
+    if (kind === 'missing') throw new ToolError(`${relative} does not exist.`);
+    if (kind !== 'folder') throw new ToolError(`${relative} is a file, not a folder.`);
     const report = await runInScanWorker(
       {
         kind: 'names',
-        folder: ctx.folder,
+        folder: root,
         start,
         pattern: args.pattern,
         maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,

@@ -3,12 +3,14 @@
 // reading right after them. Runs in the scan worker. Memory stays one block whatever the size.
 import { closeSync } from 'node:fs';
 import { BLOCK_BYTES, countLineBreaks, readLineBlocks, type LineBlock } from './line-blocks';
-import { describeOpenFailure, openRegularFileSync } from './regular-file-open';
+import { describeOpenFailure, openRegularFileAtSync } from './regular-file-open';
 import { sniffBinary } from './text-decoding';
 
 export interface LineWindowJob {
   readonly kind: 'window';
-  /** Real path of the file (checked by the path guard). */
+  /** Real path of the project folder. */
+  readonly root: string;
+  /** Real path of the file (checked by the path guard; opened and verified here). */
   readonly path: string;
   /** First line wanted, 1-based. */
   readonly offset: number;
@@ -50,7 +52,7 @@ export type LineWindowReport =
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function readLineWindow(job: LineWindowJob): LineWindowReport {
-  const opened = openRegularFileSync(job.path);
+  const opened = openRegularFileAtSync(job.root, job.path);
   if (!opened.ok) {
     return { kind: 'window', status: 'unreadable', message: describeOpenFailure(opened) };
   }

@@ -1,11 +1,12 @@
 // read_file: a window of lines with line numbers; binary files are described, not dumped.
 // Files up to 10 MB are read whole (exact line count, encoding notes); bigger ones are streamed
 // in the scan worker to the window and no further, so any size can be read in bounded memory.
+// Both ways the file is opened and verified first (verified-fs), never read by a bare path.
 import { Type } from '@sinclair/typebox';
+import { readFileVerified, type ReadOutcome } from '../../workspace/verified-fs';
 import { defineTool, ToolError } from '../tool';
-import { guarded, pathTarget } from './guarded-path';
+import { guarded, pathTarget, verified } from './guarded-path';
 import type { LineWindowReport, WindowLine } from './line-window';
-import { describeOpenFailure, openRegularFile } from './regular-file-open';
 import { runInScanWorker } from './scan-worker-client';
 import { decodeFile } from './text-decoding';
 
@@ -39,24 +40,16 @@ export const readFileTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path, 'read'),
   async execute(args, ctx) {
-    const { path, relative } = await guarded(ctx, args.path, 'read');
+    const { root, path, relative } = await guarded(ctx, args.path, 'read');
     const offset = args.offset ?? 1;
     const limit = args.limit ?? DEFAULT_LINE_LIMIT;
-    const opened = await openRegularFile(path);
-    if (!opened.ok) {
-      if (opened.reason === 'unreadable' && opened.code === 'ENOENT') {
-        throw new ToolError(`${relative} does not exist.`);
-      }
-      if (opened.reason === 'not-regular' && opened.kind === 'folder') {
-        throw new ToolError(`${relative} is a folder; use list_dir.`);
-      }
-      throw new ToolError(`${relative} ${describeOpenFailure(opened)}.`);
-    }
-    if (opened.size > WHOLE_FILE_BYTES) {
-      await opened.handle.close();
+    const read = await verified(() => readFileVerified(root, path, { maxBytes: WHOLE_FILE_BYTES }));
+    if (read.kind === 'too-large') {
+      // The worker opens and verifies the file again: a descriptor does not cross threads.
       const report = await runInScanWorker(
         {
           kind: 'window',
+          root,
           path,
           offset,
           limit,
@@ -65,15 +58,9 @@ export const readFileTool = defineTool({
         },
         { signal: ctx.signal, hardTimeoutMs: TIME_LIMIT_MS + 10_000 },
       );
-      return formatWindow(report, relative, offset, opened.size);
+      return formatWindow(report, relative, offset, read.size);
     }
-    let bytes: Buffer;
-    try {
-      bytes = await opened.handle.readFile();
-    } finally {
-      await opened.handle.close();
-    }
-    const decoded = decodeFile(bytes);
+    const decoded = decodeFile(fileBytes(read, relative));
     if (decoded.kind === 'binary') return `${relative}: ${decoded.description}; not shown.`;
     if (decoded.text === '') return `${relative}: (empty file)`;
 
@@ -100,6 +87,21 @@ export const readFileTool = defineTool({
     return [...header, ...numbered(shown), ...footer].join('\n');
   },
 });
+
+/** The bytes of a file, or the ToolError that says why there are none. */
+function fileBytes(read: Exclude<ReadOutcome, { kind: 'too-large' }>, relative: string): Buffer {
+  switch (read.kind) {
+    case 'file':
+      return read.bytes;
+    case 'missing':
+      throw new ToolError(`${relative} does not exist.`);
+    case 'folder':
+      throw new ToolError(`${relative} is a folder; use list_dir.`);
+    case 'symlink':
+    case 'other':
+      throw new ToolError(`${relative} is not a regular file.`);
+  }
+}
 
 function formatWindow(
   report: LineWindowReport,

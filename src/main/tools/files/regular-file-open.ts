@@ -1,13 +1,17 @@
-// The one place search, the project walk and read_file open a file in the project. The open
-// itself cannot block (O_NONBLOCK: a FIFO swapped in after the walk saw a file does not hang
-// us), does not follow a final symlink (O_NOFOLLOW), and the open file must be a regular file
-// (fstat on the descriptor, so no check-then-open race). Keep file opening here so it can move to
-// the workspace's verified open in one step.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
-
-// libuv adds O_CLOEXEC itself, so no descriptor leaks into a command the shell tool starts.
-const FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+// The one place the scan worker (search, the project walk, big read_file windows) opens a file
+// in the project, always through the workspace's verified access (issue 9 item 5): a folder
+// swapped for a symlink out of the project gets a refusal, never the file behind it. The open
+// cannot block (O_NONBLOCK: a FIFO swapped in after the walk saw a file does not hang us), does
+// not follow a final symlink (O_NOFOLLOW), and the open file must be a regular file (fstat on the
+// descriptor, so no check-then-open race). Synchronous, as the worker is (verified-dir-sync.ts);
+// the main thread reads through verified-fs.ts directly.
+import { closeSync, readSync } from 'node:fs';
+import {
+  openForReadVerifiedSync,
+  type OpenedFileSync,
+  type VerifiedDirSync,
+} from '../../workspace/verified-dir-sync';
+import { UnverifiedPathError } from '../../workspace/verified-fs';
 
 export type OpenFailure =
   | { readonly ok: false; readonly reason: 'not-regular'; readonly kind: string }
@@ -16,33 +20,23 @@ export type OpenFailure =
 export type OpenedFile =
   { readonly ok: true; readonly fd: number; readonly size: number } | OpenFailure;
 
-export type OpenedHandle =
-  { readonly ok: true; readonly handle: FileHandle; readonly size: number } | OpenFailure;
+/** Opens `name` in a folder the walk verified (worker code: synchronous). Close `fd` with closeSync. */
+export function openRegularFileSync(dir: VerifiedDirSync, name: string): OpenedFile {
+  return regularOnly(() => dir.openForRead(name));
+}
 
-/** Opens `path` for reading (worker code: synchronous). Close `fd` with closeSync. */
-export function openRegularFileSync(path: string): OpenedFile {
-  let fd: number;
-  try {
-    fd = openSync(path, FLAGS);
-  } catch (error) {
-    return failure(error);
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) {
-      closeSync(fd);
-      return { ok: false, reason: 'not-regular', kind: kindOf(stats) };
-    }
-    return { ok: true, fd, size: stats.size };
-  } catch (error) {
-    closeSync(fd);
-    return failure(error);
-  }
+/** Opens the file at `path`, a real path inside `root`, and verifies it (worker code). */
+export function openRegularFileAtSync(root: string, path: string): OpenedFile {
+  return regularOnly(() => openForReadVerifiedSync(root, path));
 }
 
 /** The whole of a small regular file (a `.gitignore`), at most `maxBytes`; undefined if unreadable. */
-export function readSmallFileSync(path: string, maxBytes: number): Buffer | undefined {
-  const opened = openRegularFileSync(path);
+export function readSmallFileSync(
+  dir: VerifiedDirSync,
+  name: string,
+  maxBytes: number,
+): Buffer | undefined {
+  const opened = openRegularFileSync(dir, name);
   if (!opened.ok) return undefined;
   try {
     const bytes = Buffer.allocUnsafe(Math.min(opened.size, maxBytes));
@@ -60,32 +54,31 @@ export function readSmallFileSync(path: string, maxBytes: number): Buffer | unde
   }
 }
 
-/** Opens `path` for reading on the main thread. Close the handle when done. */
-export async function openRegularFile(path: string): Promise<OpenedHandle> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, FLAGS);
-  } catch (error) {
-    return failure(error);
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) {
-      await handle.close();
-      return { ok: false, reason: 'not-regular', kind: kindOf(stats) };
-    }
-    return { ok: true, handle, size: stats.size };
-  } catch (error) {
-    await handle.close();
-    return failure(error);
-  }
-}
-
 /** How a failure reads in a message: "is a folder", "is a FIFO (named pipe)", "cannot be read (EACCES)". */
 export function describeOpenFailure(failure: OpenFailure): string {
   return failure.reason === 'not-regular'
     ? `is a ${failure.kind}, not a regular file`
     : `cannot be read (${failure.code})`;
+}
+
+/** What a failed open or listing is called in a note: the error code, or why it was not verified. */
+export function failureCode(error: unknown): string {
+  if (error instanceof UnverifiedPathError) return `not verified: ${error.why}`;
+  return (error as NodeJS.ErrnoException).code ?? 'error';
+}
+
+function regularOnly(open: () => OpenedFileSync): OpenedFile {
+  let opened: OpenedFileSync;
+  try {
+    opened = open();
+  } catch (error) {
+    return failure(error);
+  }
+  if (!opened.stats.isFile()) {
+    closeSync(opened.fd);
+    return { ok: false, reason: 'not-regular', kind: kindOf(opened.stats) };
+  }
+  return { ok: true, fd: opened.fd, size: Number(opened.stats.size) };
 }
 
 interface StatsKind {
@@ -94,7 +87,6 @@ interface StatsKind {
   isSocket(): boolean;
   isCharacterDevice(): boolean;
   isBlockDevice(): boolean;
-  isSymbolicLink(): boolean;
 }
 
 function kindOf(stats: StatsKind): string {
@@ -107,8 +99,9 @@ function kindOf(stats: StatsKind): string {
 }
 
 function failure(error: unknown): OpenFailure {
-  const code = (error as NodeJS.ErrnoException).code ?? 'error';
-  // O_NOFOLLOW on a symlink fails with ELOOP: the path is a link, which we never follow here.
-  if (code === 'ELOOP') return { ok: false, reason: 'not-regular', kind: 'symbolic link' };
-  return { ok: false, reason: 'unreadable', code };
+  // O_NOFOLLOW on a symlink fails with ELOOP: the name is a link now, which we never follow.
+  if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+    return { ok: false, reason: 'not-regular', kind: 'symbolic link' };
+  }
+  return { ok: false, reason: 'unreadable', code: failureCode(error) };
 }

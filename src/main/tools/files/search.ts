@@ -1,11 +1,11 @@
 // search: a regular expression (RE2: linear time) or literal across the project, honouring
-// .gitignore, as `path:line: text`. The work runs in the scan worker; this file checks the
-// pattern and the path, hands over the job, and words the report, limits included.
-import { stat } from 'node:fs/promises';
+// .gitignore, as `path:line: text`. The work runs in the scan worker, which reaches every file
+// through a verified folder (walk-project.ts); this file checks the pattern and the path, hands
+// over the job, and words the report, limits included.
 import { Type } from '@sinclair/typebox';
 import { defineTool, ToolError } from '../tool';
 import type { ContentSearchReport } from './content-search';
-import { guarded, pathTarget } from './guarded-path';
+import { guarded, pathTarget, verifiedKind } from './guarded-path';
 import { describeBounds } from './scan-bounds';
 import { runContentSearch } from './parallel-search';
 import { compileSearchPattern } from './search-pattern';
@@ -54,19 +54,20 @@ export const searchTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
   async execute(args, ctx) {
-    const { path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
+    const checked = await guarded(ctx, args.path ?? '.', 'read');
+    const { root, path: start, relative } = checked;
     const options = { literal: args.literal ?? false, caseSensitive: args.case_sensitive ?? true };
     const compiled = compileSearchPattern(args.pattern, options);
     if (!compiled.ok) throw new ToolError(compiled.message);
-    const info = await stat(start).catch(() => undefined);
-    if (!info) throw new ToolError(`${relative} does not exist.`);
+    const kind = await verifiedKind(checked);
+    if (kind === 'missing') throw new ToolError(`${relative} does not exist.`);
     const report = await runContentSearch(
       {
         kind: 'content',
-        folder: ctx.folder,
+        folder: root,
         start,
         startRelative: relative,
-        startIsFile: !info.isDirectory(),
+        startIsFile: kind !== 'folder',
         pattern: args.pattern,
         ...options,
         ...(args.glob ? { glob: args.glob } : {}),

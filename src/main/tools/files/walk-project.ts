@@ -2,18 +2,24 @@
 // is never entered, symlinks are reported but never followed (they could lead outside), and
 // FIFOs, sockets and devices are reported as `special` so nobody opens them. Synchronous: it runs
 // in the scan worker, off the main thread. Folders that cannot be read are recorded, not hidden.
-import { readdirSync, type Dirent } from 'node:fs';
-import { join, relative as relativePath, sep } from 'node:path';
+// Every folder is opened and verified (verified-dir-sync.ts) before it is listed, and the entries
+// it yields are opened through that folder, so a folder swapped for a symlink out of the project
+// during the walk is named as not verified, never listed or read.
+import type { Dirent } from 'node:fs';
+import { relative as relativePath, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { readSmallFileSync } from './regular-file-open';
+import { VerifiedDirSync } from '../../workspace/verified-dir-sync';
+import { failureCode, readSmallFileSync } from './regular-file-open';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'special';
 
 export interface WalkEntry {
   /** Relative to the project folder, with `/` separators. */
   readonly relative: string;
-  readonly absolute: string;
   readonly type: EntryType;
+  /** The verified folder that holds the entry, open until the walk moves on: open `name` here. */
+  readonly dir: VerifiedDirSync;
+  readonly name: string;
 }
 
 /** What the walk could not see, or saw although git would not; reported with the results. */
@@ -38,7 +44,11 @@ export function newWalkProblems(): WalkProblems {
   return { unreadable: [], unreadableCount: 0, ignoredStart: false };
 }
 
-/** Yields every entry under `start` (a real path inside `folder`) that git would not ignore. */
+/**
+ * Yields every entry under `start` that git would not ignore; `folder` (the project) and `start`
+ * (inside it) are real paths. An entry's `dir` is closed when the generator resumes past its
+ * folder or is closed itself (a `for … of` that breaks closes it).
+ */
 export function* walkProject(
   folder: string,
   start: string,
@@ -50,7 +60,7 @@ export function* walkProject(
   // itself: a folder asked for by name is walked (and the caller says it is ignored).
   const parts = startRel ? startRel.split('/') : [];
   for (let i = 0; i < parts.length; i += 1) {
-    const level = loadLevel(folder, parts.slice(0, i).join('/'));
+    const level = loadAncestorLevel(folder, parts.slice(0, i).join('/'));
     if (level) levels.push(level);
     if (levels.length > 0 && isIgnored(levels, parts.slice(0, i + 1).join('/'), true)) {
       problems.ignoredStart = true;
@@ -60,33 +70,46 @@ export function* walkProject(
   const stack: { rel: string; levels: IgnoreLevel[] }[] = [{ rel: startRel, levels }];
   while (stack.length > 0) {
     const { rel, levels: inherited } = stack.pop() as { rel: string; levels: IgnoreLevel[] };
-    const dirents = readFolder(folder, rel, problems);
-    if (!dirents) continue;
-    const own = dirents.some((d) => d.name === '.gitignore') ? loadLevel(folder, rel) : undefined;
-    const active = own ? [...inherited, own] : inherited;
+    const opened = openFolder(folder, rel, problems);
+    if (!opened) continue;
+    const { dir, dirents } = opened;
     const subdirs: string[] = [];
-    for (const dirent of dirents) {
-      if (dirent.name === '.git') continue;
-      const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
-      const type = typeOf(dirent);
-      if (active.length > 0 && isIgnored(active, childRel, type === 'dir')) continue;
-      yield { relative: childRel, absolute: `${folder}/${childRel}`, type };
-      if (type === 'dir') subdirs.push(childRel);
+    try {
+      const own = dirents.some((d) => d.name === '.gitignore') ? loadLevel(dir, rel) : undefined;
+      const active = own ? [...inherited, own] : inherited;
+      for (const dirent of dirents) {
+        if (dirent.name === '.git') continue;
+        const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
+        const type = typeOf(dirent);
+        if (active.length > 0 && isIgnored(active, childRel, type === 'dir')) continue;
+        yield { relative: childRel, type, dir, name: dirent.name };
+        if (type === 'dir') subdirs.push(childRel);
+      }
+      // Reverse so the stack pops folders in name order.
+      for (const sub of subdirs.reverse()) stack.push({ rel: sub, levels: active });
+    } finally {
+      dir.close();
     }
-    // Reverse so the stack pops folders in name order.
-    for (const sub of subdirs.reverse()) stack.push({ rel: sub, levels: active });
   }
 }
 
-function readFolder(folder: string, rel: string, problems: WalkProblems): Dirent[] | undefined {
+/** The folder, verified, and its entries in name order; undefined (and recorded) if unreadable. */
+function openFolder(
+  folder: string,
+  rel: string,
+  problems: WalkProblems,
+): { dir: VerifiedDirSync; dirents: Dirent[] } | undefined {
+  let dir: VerifiedDirSync | undefined;
   try {
-    const dirents = readdirSync(rel ? `${folder}/${rel}` : folder, { withFileTypes: true });
-    return dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    dir = VerifiedDirSync.open(folder, rel ? `${folder}/${rel}` : folder);
+    const dirents = dir.list();
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { dir, dirents };
   } catch (error) {
+    dir?.close();
     problems.unreadableCount += 1;
     if (problems.unreadable.length < MAX_NAMED_PROBLEMS) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      problems.unreadable.push({ relative: rel || '.', code });
+      problems.unreadable.push({ relative: rel || '.', code: failureCode(error) });
     }
     return undefined;
   }
@@ -99,10 +122,25 @@ function typeOf(dirent: Dirent): EntryType {
   return 'special'; // FIFO, socket, block or character device
 }
 
-function loadLevel(folder: string, base: string): IgnoreLevel | undefined {
-  const bytes = readSmallFileSync(join(folder, base, '.gitignore'), MAX_GITIGNORE_BYTES);
+function loadLevel(dir: VerifiedDirSync, base: string): IgnoreLevel | undefined {
+  const bytes = readSmallFileSync(dir, '.gitignore', MAX_GITIGNORE_BYTES);
   if (bytes === undefined) return undefined;
   return { base, rules: ignore().add(bytes.toString('utf8')) };
+}
+
+/** The .gitignore of a folder above the start; none when that folder cannot be verified. */
+function loadAncestorLevel(folder: string, base: string): IgnoreLevel | undefined {
+  let dir: VerifiedDirSync;
+  try {
+    dir = VerifiedDirSync.open(folder, base ? `${folder}/${base}` : folder);
+  } catch {
+    return undefined;
+  }
+  try {
+    return loadLevel(dir, base);
+  } finally {
+    dir.close();
+  }
 }
 
 function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDir: boolean): boolean {
