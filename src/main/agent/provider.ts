@@ -11,6 +11,7 @@ import {
   sleep as realSleep,
   type RetryOptions,
 } from './retry-policy';
+import { createProviderFetch } from './provider-fetch';
 import { ToolCallAssembler } from './tool-call-assembly';
 
 export interface TurnRequest {
@@ -75,6 +76,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
     apiKey: options.apiKey,
     maxRetries: 0,
     timeout: options.requestTimeoutMs ?? 600_000,
+    // Redirects are followed by hand: a hop to another origin carries no provider header.
+    fetch: createProviderFetch(),
   });
 
   async function attempt(
