@@ -34,6 +34,8 @@ export interface WorkspaceAgentOptions {
   readonly shellSessions?: ShellSessions;
   /** Environment variable names holding secrets, kept out of commands. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the provider's API key): no command's environment carries them. */
+  readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
@@ -81,6 +83,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       shell: {
         ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
         ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+        ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
         snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),

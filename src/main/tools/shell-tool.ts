@@ -5,7 +5,7 @@ import os from 'node:os';
 import { Type } from '@sinclair/typebox';
 import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
-import { cleanEnvironment, GIT_AS_CONFIGURED } from '../shell/command-env';
+import { cleanEnvironment, GIT_AS_CONFIGURED, withoutSecrets } from '../shell/command-env';
 import type { GitMode } from '../shell/command-env';
 import { runInPty } from '../shell/pty-session';
 import type { PtyRunResult } from '../shell/pty-session';
@@ -28,6 +28,8 @@ export interface ShellToolOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Further variable names holding secrets, removed from the command's environment. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the API key): a variable carrying one is removed wherever it is. */
+  readonly secretValues?: readonly string[];
   /** Hidden by the sandbox; `os.homedir()` when absent. */
   readonly home?: string;
   readonly defaultTimeoutSeconds?: number;
@@ -141,7 +143,13 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         allowNetwork: run.network && ctx.services.allowShellNetwork === true,
         access: run.access,
       };
-      const env = { ...(options.env ?? process.env) };
+      // Secrets leave first, so nothing derived from this environment (git's config lookups, the
+      // clean environment of a read-only command) can carry them either.
+      const env = withoutSecrets(
+        options.env ?? process.env,
+        options.secretNames,
+        options.secretValues,
+      );
       // No one approved a read-only command, so git runs nothing a repository's config names.
       const git: GitMode = run.readOnly
         ? { kind: 'read-only', refusedKeys: await repositoryDiffPrograms(ctx.folder, env) }
@@ -159,6 +167,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
             ? { ...cleanEnvironment(env, ctx.folder), ...sandbox.env }
             : { ...env, ...sandbox.env },
           secretNames: options.secretNames,
+          secretValues: options.secretValues,
           git,
           wrap: sandbox.wrap,
           quietMs: options.quietMs,
