@@ -106,7 +106,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
     target: (args) => ({ kind: 'command', command: args.command }),
     async preview(args, ctx) {
       const [verdict, state] = await Promise.all([
-        classifyCommand(args.command, ctx.folder),
+        classifyCommand(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
         probe(),
       ]);
       // A card is shown only for what the person will approve: that runs as its text.
@@ -132,7 +132,9 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       // command classified here (and then it runs read-only exactly when it is judged so).
       const given = ctx.permit?.command;
       const [verdict, state] = await Promise.all([
-        given?.command === args.command ? given : classifyCommand(args.command, ctx.folder),
+        given?.command === args.command
+          ? given
+          : classifyCommand(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
         probe(),
       ]);
       const run = planCommandRun(ctx.permit?.basis ?? defaultBasis(verdict), verdict);
@@ -142,6 +144,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         home: options.home ?? os.homedir(),
         allowNetwork: run.network && ctx.services.allowShellNetwork === true,
         access: run.access,
+        dataFolders: ctx.services.dataFolders ?? [],
       };
       // Secrets leave first, so nothing derived from this environment (git's config lookups, the
       // clean environment of a read-only command) can carry them either.

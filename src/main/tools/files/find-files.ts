@@ -37,7 +37,8 @@ export const findFilesTool = defineTool({
     const max = args.max_results ?? DEFAULT_MAX_RESULTS;
     const found: string[] = [];
     let leftOut = 0;
-    for await (const entry of walkProject(root, start, { signal: ctx.signal })) {
+    const skip = ctx.services.dataFolders ?? [];
+    for await (const entry of walkProject(root, start, { signal: ctx.signal, skip })) {
       if (!matches(entry.relative)) continue;
       if (found.length >= max) {
         leftOut += 1;

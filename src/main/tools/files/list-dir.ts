@@ -1,4 +1,5 @@
 // list_dir: what is in a folder, folders marked with a trailing `/`, optionally a few levels deep.
+import { basename, join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { openDirVerified, type VerifiedDir } from '../../workspace/verified-fs';
 import { defineTool, ToolError } from '../tool';
@@ -38,8 +39,14 @@ export const listDirTool = defineTool({
     const skipped = new Set<string>();
     let omitted = 0;
 
+    const dataFolders = ctx.services.dataFolders ?? [];
     // Each folder is opened and verified, and its children are reached through it (never by path).
-    const visit = async (dir: VerifiedDir, prefix: string, level: number): Promise<void> => {
+    const visit = async (
+      dir: VerifiedDir,
+      at: string,
+      prefix: string,
+      level: number,
+    ): Promise<void> => {
       const dirents = await dir.list();
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const dirent of dirents) {
@@ -52,23 +59,25 @@ export const listDirTool = defineTool({
         if (dirent.isSymbolicLink()) {
           const target = await dir.readlink(dirent.name).catch(() => '?');
           lines.push(`${indent}${prefix}${dirent.name} -> ${target}`);
+        } else if (dirent.isDirectory() && dataFolders.includes(join(at, dirent.name))) {
+          lines.push(`${indent}${prefix}${dirent.name}/ (Tandem's own data folder: not listed)`);
         } else if (dirent.isDirectory()) {
           const skip = !args.include_all && SKIPPED_BY_DEFAULT.has(dirent.name);
           lines.push(
             `${indent}${prefix}${dirent.name}/${skip && level < depth ? ' (not listed)' : ''}`,
           );
           if (skip) skipped.add(dirent.name);
-          else if (level < depth) await visitChild(dir, dirent.name, level + 1);
+          else if (level < depth) await visitChild(dir, join(at, dirent.name), level + 1);
         } else {
           lines.push(`${indent}${prefix}${dirent.name}`);
         }
       }
     };
 
-    const visitChild = async (parent: VerifiedDir, name: string, level: number): Promise<void> => {
-      const child = await parent.child(name);
+    const visitChild = async (parent: VerifiedDir, at: string, level: number): Promise<void> => {
+      const child = await parent.child(basename(at));
       try {
-        await visit(child, '', level);
+        await visit(child, at, '', level);
       } finally {
         await child.close();
       }
@@ -78,7 +87,7 @@ export const listDirTool = defineTool({
       await verified(async () => {
         const dir = await openDirVerified(root, path);
         try {
-          await visit(dir, '', 1);
+          await visit(dir, path, '', 1);
         } finally {
           await dir.close();
         }

@@ -62,7 +62,7 @@ export const searchTool = defineTool({
     if (first.kind === 'missing') throw new ToolError(`${relative} does not exist.`);
     const files =
       first.kind === 'folder'
-        ? await collectFiles(root, start, ctx.signal)
+        ? await collectFiles(root, start, ctx.signal, ctx.services.dataFolders ?? [])
         : [{ relative, absolute: start, read: first }];
     for (const file of files) {
       if (ctx.signal.aborted) break;
@@ -134,9 +134,14 @@ function readOrUndefined(root: string, path: string): Promise<ReadOutcome | unde
   return readFileVerified(root, path, { maxBytes: MAX_FILE_BYTES }).catch(() => undefined);
 }
 
-async function collectFiles(folder: string, start: string, signal: AbortSignal) {
+async function collectFiles(
+  folder: string,
+  start: string,
+  signal: AbortSignal,
+  skip: readonly string[],
+) {
   const files: { relative: string; absolute: string }[] = [];
-  for await (const entry of walkProject(folder, start, { signal, maxEntries: MAX_FILES })) {
+  for await (const entry of walkProject(folder, start, { signal, maxEntries: MAX_FILES, skip })) {
     if (entry.type === 'file') files.push(entry);
   }
   return files;

@@ -24,6 +24,8 @@ export interface WalkOptions {
   readonly signal?: AbortSignal;
   /** Stop after visiting this many entries (a guard for enormous trees). */
   readonly maxEntries?: number;
+  /** Real paths never entered nor reported (Tandem's own data folders). */
+  readonly skip?: readonly string[];
 }
 
 const MAX_GITIGNORE_BYTES = 1024 * 1024;
@@ -56,6 +58,7 @@ export async function* walkProject(
     for (const dirent of dirents) {
       if (dirent.name === '.git') continue;
       const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
+      if (options.skip?.includes(join(folder, childRel))) continue;
       const type = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : 'file';
       if (isIgnored(active, childRel, type === 'dir')) continue;
       visited += 1;
