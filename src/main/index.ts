@@ -139,6 +139,8 @@ function createWindow(): void {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: true,
+      // A middle click on a link would go past the will-navigate guard as a new window request.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   state.track(window);
