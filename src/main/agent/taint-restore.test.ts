@@ -123,8 +123,12 @@ describe('a reopened session after a failed fetch', () => {
   afterEach(async () => {
     await harness?.cleanup();
     harness = undefined;
-    await new Promise((resolve) => page?.close(resolve));
+    const server = page;
     page = undefined;
+    if (server) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('stays tainted: the 404 page is in the history', async () => {

@@ -6,6 +6,7 @@ import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/ga
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { maskSecrets } from './secret-mask';
 
 export interface ToolCallDeps {
   readonly registry: ToolRegistry;
@@ -115,17 +116,21 @@ async function answerOne(
     provenance?: string,
     taintedBy?: string,
   ): ToolMessage => {
+    // The one place tool output becomes what the model reads: secret shapes are masked here, for
+    // results, errors and refusals alike; the event keeps the original for the person.
+    const { masked, secrets } = maskSecrets(output);
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
       callId: call.id,
       ok,
-      output,
+      output: masked,
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
+      ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
-    return { role: 'tool', tool_call_id: call.id, content: output };
+    return { role: 'tool', tool_call_id: call.id, content: masked };
   };
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (!prepared.ok) return answer(false, prepared.message);
