@@ -15,11 +15,17 @@ function fit(text: string, size: number): string {
 
 const root = join(__dirname, '..');
 const INPUTS: readonly [string, string][] = [
-  ['TypeScript source (30 KB)', fit(readFileSync(join(root, 'src/main/tools/registry.ts'), 'utf8'), BOUND)],
+  [
+    'TypeScript source (30 KB)',
+    fit(readFileSync(join(root, 'src/main/tools/registry.ts'), 'utf8'), BOUND),
+  ],
   ['package-lock.json (30 KB)', fit(readFileSync(join(root, 'package-lock.json'), 'utf8'), BOUND)],
   [
     'shell log with env lines (30 KB)',
-    fit('PATH=/usr/bin:/bin\nHOME=/home/p\nBUILD 42 ok in 1.3 s\nAPI_URL=https://api.example.org\n', BOUND),
+    fit(
+      'PATH=/usr/bin:/bin\nHOME=/home/p\nBUILD 42 ok in 1.3 s\nAPI_URL=https://api.example.org\n',
+      BOUND,
+    ),
   ],
   ['minified JSON (30 KB)', fit('{"id":"3f2b8c1e","name":"x","tags":["a","b"],"n":12},', BOUND)],
   ['100 KB of "KEY="', fit('KEY=', 100 * 1024)],

@@ -143,6 +143,9 @@ describe("Tandem's data folder inside the project", () => {
     expect(code).toBe(0);
     expect(answers[0]).toContain('end');
     expect(answers[0]).not.toContain(MARKER);
+    // The command's snapshot leaves Tandem's own files out: its transcript and shadow repository
+    // changed while the command ran, and reverting the command must never put them back.
+    expect(answers[0]).not.toMatch(/Changes on disk[^\n]*\n[^]*\.tandem-data\//);
     expect(answers[1]).not.toContain(MARKER);
     expect(await readFile(join(s.folder, s.rules), 'utf8')).toBe(before);
   });

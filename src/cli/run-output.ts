@@ -53,7 +53,9 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
 
 function masked(count: number): string {
   if (count === 0) return '';
-  return count === 1 ? '; 1 secret masked for the model' : `; ${count} secrets masked for the model`;
+  return count === 1
+    ? '; 1 secret masked for the model'
+    : `; ${count} secrets masked for the model`;
 }
 
 /** At most 160 characters, cut between code points (before escaping, so no escape is cut). */

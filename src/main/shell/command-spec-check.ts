@@ -95,11 +95,7 @@ export function namesOutside(place: Place, word: string): boolean {
 /** Where the file a path names really is, through every symlink on the way. */
 export type RealWhere = 'inside' | 'outside' | 'unknown' | 'tandem-data';
 
-function realWhere(
-  realRoot: string,
-  file: string,
-  untouchable: readonly string[] = [],
-): RealWhere {
+function realWhere(realRoot: string, file: string, untouchable: readonly string[] = []): RealWhere {
   const judge = (real: string): RealWhere => {
     if (untouchable.some((dir) => real === dir || real.startsWith(`${dir}${path.sep}`))) {
       return 'tandem-data';

@@ -194,7 +194,9 @@ export class ShadowSnapshot {
 
   /** Exclude pathspecs (taken literally) for the excluded folders inside the project. */
   private excluded(): string[] {
-    const root = this.options.folder.endsWith('/') ? this.options.folder : `${this.options.folder}/`;
+    const root = this.options.folder.endsWith('/')
+      ? this.options.folder
+      : `${this.options.folder}/`;
     return (this.options.exclude ?? [])
       .filter((dir) => dir.startsWith(root))
       .map((dir) => `:(exclude,literal)${dir.slice(root.length)}`);
