@@ -100,6 +100,8 @@ const eventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     provenance: z.string().optional(),
     taintedBy: z.string().optional(),
+    secrets: z.array(z.object({ kind: z.string(), chars: z.number() })).optional(),
+    unmasked: z.string().optional(),
   }),
   z.object({
     type: z.literal('usage'),
