@@ -83,6 +83,7 @@ async function main(): Promise<void> {
             baseUrl: provider.baseUrl,
             model: provider.model,
             ...(provider.apiKey !== undefined ? { apiKey: provider.apiKey } : {}),
+            ...(provider.timeouts !== undefined ? { timeouts: provider.timeouts } : {}),
           },
         }
       : {}),

@@ -13,6 +13,7 @@ import { createAgentRunControllerFactory } from '../../src/main/ipc/agent-run-co
 import { GrantBook } from '../../src/main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../../src/main/permissions/project-permissions-store';
 import { presetForBaseUrl } from '../../src/shared/provider-presets';
+import type { ProviderTimeoutSettings } from '../../src/shared/provider-timeouts';
 import { storeApiKey } from '../../src/main/store/provider-config';
 import { JsonFileSettingsStore } from '../../src/main/store/provider-settings';
 import { MemorySecretStore } from '../../src/main/store/secret-store';
@@ -43,6 +44,8 @@ export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
       readonly baseUrl: string;
       readonly model: string;
       readonly apiKey?: string;
+      /** How long to wait for the provider; absent means the defaults. */
+      readonly timeouts?: ProviderTimeoutSettings;
     };
     /**
      * Run the REAL agent behind the window (createAgentRunControllerFactory): the provider from
@@ -63,7 +66,12 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
   const secrets = deps.secrets ?? new MemorySecretStore();
   if (provider) {
     const presetId = presetForBaseUrl(provider.baseUrl).id;
-    await settings.save({ baseUrl: provider.baseUrl, model: provider.model, presetId });
+    await settings.save({
+      baseUrl: provider.baseUrl,
+      model: provider.model,
+      presetId,
+      ...(provider.timeouts !== undefined ? { timeouts: provider.timeouts } : {}),
+    });
     if (provider.apiKey !== undefined) await storeApiKey(settings, secrets, provider.apiKey);
   }
   // One instance of each, shared by the handlers and the agent, as in the app.

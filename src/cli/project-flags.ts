@@ -47,10 +47,12 @@ export function parseProjectFlags<E extends StringOptions>(
   const given = resolve(io.cwd, typeof values.folder === 'string' ? values.folder : '.');
   let folder: string;
   try {
-    if (!statSync(given).isDirectory()) throw new Error('not a folder');
     folder = realpathSync(given);
   } catch {
     throw new CliFailure(`folder does not exist: ${given}`, EXIT.setup);
+  }
+  if (!statSync(folder).isDirectory()) {
+    throw new CliFailure(`not a folder: ${given} is a file; give the folder it is in`, EXIT.setup);
   }
   const dataDir =
     typeof values['data-dir'] === 'string'

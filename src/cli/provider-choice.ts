@@ -4,6 +4,7 @@
 // safeStorage, which a plain Node process cannot open.
 import { existsSync } from 'node:fs';
 import { presetById, presetForBaseUrl, type ProviderPreset } from '../shared/provider-presets';
+import type { ProviderTimeoutSettings } from '../shared/provider-timeouts';
 import { JsonFileSettingsStore, type ProviderSettings } from '../main/store/provider-settings';
 import { windowDataDir } from '../main/store/window-data-dir';
 import { CliFailure, EXIT } from './cli-io';
@@ -18,6 +19,8 @@ export interface ProviderChoice {
   readonly apiKey: string | undefined;
   /** Where base URL and model came from, for the header and error messages. */
   readonly source: 'flags' | 'window';
+  /** The window's stored timeouts, when the provider came from there and they were changed. */
+  readonly timeouts?: ProviderTimeoutSettings;
 }
 
 export interface ProviderChoiceInput {
@@ -107,7 +110,13 @@ async function fromWindow(input: ProviderChoiceInput): Promise<Omit<ProviderChoi
   const preset = sameUrl(baseUrl, settings.baseUrl)
     ? presetById(settings.presetId)
     : presetForBaseUrl(baseUrl);
-  return { baseUrl, model, preset, source: 'window' };
+  return {
+    baseUrl,
+    model,
+    preset,
+    source: 'window',
+    ...(settings.timeouts !== undefined ? { timeouts: settings.timeouts } : {}),
+  };
 }
 
 function sameUrl(a: string, b: string): boolean {

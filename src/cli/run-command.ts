@@ -6,14 +6,15 @@ import type { RunFinishReason } from '../shared/events';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { forgetSecretVariables } from '../main/shell/command-env';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { windowDataDir } from '../main/store/window-data-dir';
 import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
 import type { CliCommand } from './commands';
-import { chooseProvider } from './provider-choice';
-import { parseRunFlags, RUN_USAGE, type RunFlags } from './run-flags';
+import { chooseProvider, DEFAULT_API_KEY_ENV } from './provider-choice';
+import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flags';
 import { runHeader } from './run-header';
 import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
@@ -57,12 +58,18 @@ async function runTask(
     ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
     env: io.env,
   });
+  const apiKeyEnv = flags.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  const secretValues = provider.apiKey !== undefined ? [provider.apiKey] : [];
+  // Read once, then gone from this process's environment (in a real run io.env is process.env):
+  // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
+  forgetSecretVariables(io.env, [apiKeyEnv], secretValues);
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
   const chat = createOpenAIProvider({
     baseUrl: provider.baseUrl,
     model: provider.model,
     // Local servers without keys still need a non-empty string for the SDK (as in the window).
     apiKey: provider.apiKey ?? 'no-key',
+    timeouts: runTimeouts(flags, provider.timeouts),
     ...(Number.isFinite(retryBase) && retryBase >= 0 && io.env.TANDEM_RETRY_BASE_MS
       ? { retry: { baseDelayMs: retryBase } }
       : {}),
@@ -97,6 +104,8 @@ async function runTask(
       folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
+      secretNames: [apiKeyEnv],
+      secretValues,
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
     });
@@ -105,6 +114,13 @@ async function runTask(
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
+  const problems = workspace.loadProblems();
+  if (problems.length > 0) {
+    // File names and reasons can carry anything a damaged file held: shown, never acted on.
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} skipped damaged records: ${style.text.line(problems.join('; '))}\n`,
+    );
+  }
 
   if (!flags.json) {
     io.stderr.write(
@@ -156,8 +172,15 @@ async function runTask(
 
 /** The real path of the project folder, refused like the window refuses it (/, home, system). */
 function projectFolder(flags: RunFlags, io: CliIo): string {
-  if (!isFolder(flags.folder))
-    throw new CliFailure(`folder does not exist: ${flags.folder}`, EXIT.setup);
+  const kind = pathKind(flags.folder);
+  if (kind !== 'folder') {
+    throw new CliFailure(
+      kind === 'missing'
+        ? `folder does not exist: ${flags.folder}`
+        : `not a folder: ${flags.folder} is a file; give the folder it is in`,
+      EXIT.setup,
+    );
+  }
   const folder = realpathSync(flags.folder);
   const home = io.env.HOME || homedir();
   const refusal = projectFolderRefusal(folder, {
@@ -202,11 +225,11 @@ function report(
   }
 }
 
-function isFolder(path: string): boolean {
+function pathKind(path: string): 'folder' | 'file' | 'missing' {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path).isDirectory() ? 'folder' : 'file';
   } catch {
-    return false;
+    return 'missing';
   }
 }
 

@@ -3,6 +3,7 @@
 // controls goes through the terminal sanitiser (terminal-text.ts) on its way out; colour is only
 // ever Tandem's own (cli-style.ts).
 import type { RunEvent } from '../shared/events';
+import { safeJsonStringify } from '../shared/safe-json';
 import { createAnswerPrinter } from './answer-printer';
 import type { CliIo } from './cli-io';
 import type { CliStyle } from './cli-style';
@@ -54,7 +55,8 @@ export function createEventPrinter(
           shellCalls.add(event.callId);
           err(`${paint.cyan('$')} ${paint.bold(text.line(command))}\n`);
         } else {
-          const args = typeof event.args === 'string' ? event.args : JSON.stringify(event.args);
+          // safeJsonStringify: arguments nested too deep for JSON.stringify are named, not thrown.
+          const args = typeof event.args === 'string' ? event.args : safeJsonStringify(event.args);
           err(
             `${paint.cyan('→')} ${paint.bold(text.line(event.name))} ${text.line(short(args ?? ''))}\n`,
           );
@@ -69,13 +71,17 @@ export function createEventPrinter(
         const mark = event.ok ? paint.green('✓') : paint.red('✗');
         const ending = shellCalls.delete(event.callId) ? shellEnding(event.output) : null;
         const why = event.provenance ? paint.dim(` · ${text.line(event.provenance)}`) : '';
+        const hidden = masked(event.secrets?.length ?? 0);
         if (ending) {
-          err(`  ${mark} ${text.line(ending.status)} ${paint.dim(`· ${ending.duration}`)}${why}\n`);
+          const after = hidden ? ` · ${hidden}` : '';
+          err(
+            `  ${mark} ${text.line(ending.status)} ${paint.dim(`· ${ending.duration}${after}`)}${why}\n`,
+          );
           if (ending.changes) err(`    ${paint.dim(text.line(ending.changes))}\n`);
         } else {
           const first = event.output.split('\n')[0] ?? '';
           err(
-            `  ${mark} ${text.output(short(first))} ${paint.dim(`(${event.durationMs} ms)`)}${why}\n`,
+            `  ${mark} ${text.output(short(first))} ${paint.dim(`(${event.durationMs} ms${hidden ? `; ${hidden}` : ''})`)}${why}\n`,
           );
         }
         return;
@@ -98,6 +104,12 @@ function commandOf(name: string, args: unknown): string | null {
   if (name !== 'shell' || typeof args !== 'object' || args === null) return null;
   const command = (args as { command?: unknown }).command;
   return typeof command === 'string' ? command : null;
+}
+
+/** How many secrets of a result the model saw masked ("" for none). */
+function masked(count: number): string {
+  if (count === 0) return '';
+  return count === 1 ? '1 secret masked for the model' : `${count} secrets masked for the model`;
 }
 
 /** At most 160 characters, cut between code points (before escaping, so no escape is cut). */

@@ -204,6 +204,7 @@ describe('tandem sessions and tandem undo', () => {
     { argv: ['undo', '--session', '../../etc'], code: 3, err: /"..\/..\/etc" is not a session id/ },
     { argv: ['undo', '--session', 'nope'], code: 3, err: /no session nope for / },
     { argv: ['sessions', '--folder', '/nonexistent/x'], code: 3, err: /folder does not exist/ },
+    { argv: ['sessions', '--folder', '/etc/hosts'], code: 3, err: /not a folder: .* is a file/ },
     { argv: ['sessions', 'extra'], code: 2, err: /Unexpected argument 'extra'/ },
   ])('$argv → exit $code', async ({ argv, code, err }) => {
     const result = await cli(...argv);

@@ -129,4 +129,23 @@ describe.runIf(process.platform === 'linux')("tandem run with the window's provi
     expect(await main(['run', '--model', 'other-model', 'say hi'], io)).toBe(0);
     expect(server.chatBodies()[0]?.model).toBe('other-model');
   });
+
+  it("uses the window's stored timeouts", async () => {
+    const silent = await startScriptedOpenAIServer({ turns: () => ({ quiet: 'silent' }) });
+    try {
+      await storeInWindow({
+        baseUrl: silent.baseUrl,
+        model: 'stored-model',
+        presetId: 'custom',
+        timeouts: { connectSeconds: 1, idleSeconds: 300, requestSeconds: 3600 },
+      });
+      const quick = { TANDEM_RETRY_BASE_MS: '1' };
+      const stored = memoryIo();
+      const storedIo = { ...stored.io, env: { ...env, ...quick } };
+      expect(await main(['run', 'say hi'], storedIo)).toBe(1);
+      expect(stored.stderr()).toContain('did not start answering within 1 s (the connect timeout');
+    } finally {
+      await silent.close();
+    }
+  });
 });

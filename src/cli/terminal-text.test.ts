@@ -324,6 +324,52 @@ describe('the run printed in the terminal', () => {
       expect(ours(err())).toContain('✓ exit code 0 · 0.1 s');
     },
   );
+  it('says how many secrets the model did not see, and prints only the masked text', () => {
+    const { io, err } = memoryIo(false);
+    const print = printerFor(io, false);
+    print({
+      type: 'tool-result',
+      runId: 'r',
+      callId: 'c',
+      ok: true,
+      output: 'KEY=[secret masked: value of KEY, 12 chars]',
+      durationMs: 5,
+      secrets: [{ kind: 'value of KEY', chars: 12 }],
+      unmasked: 'KEY=abc123def456',
+    });
+    expect(err()).toContain('(5 ms; 1 secret masked for the model)');
+    expect(err()).not.toContain('abc123def456');
+  });
+
+  it('says it under a shell command too, after the duration', () => {
+    const { io, err } = memoryIo(false);
+    const print = printerFor(io, false);
+    print({
+      type: 'tool-call-started',
+      runId: 'r',
+      callId: 'c',
+      name: 'shell',
+      args: { command: 'cat .env' },
+      effect: 'exec',
+      at: 0,
+    });
+    print({
+      type: 'tool-result',
+      runId: 'r',
+      callId: 'c',
+      ok: true,
+      output:
+        'A=[secret masked: value of A, 8 chars]\nB=[secret masked: value of B, 8 chars]\n\nexit code 0 · 0.1 s · sandbox: test',
+      durationMs: 100,
+      secrets: [
+        { kind: 'value of A', chars: 8 },
+        { kind: 'value of B', chars: 8 },
+      ],
+      unmasked: 'A=abcdefgh\nB=ijklmnop\n\nexit code 0 · 0.1 s · sandbox: test',
+    });
+    expect(err()).toContain('✓ exit code 0 · 0.1 s · 2 secrets masked for the model\n');
+    expect(err()).not.toContain('abcdefgh');
+  });
 
   it('--json keeps the value but writes DEL, C1 and bidi characters as \\u escapes', () => {
     const { io, out } = memoryIo(false);

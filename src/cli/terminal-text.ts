@@ -12,6 +12,7 @@
 //
 // On a terminal the escapes are printed in reverse video (our own SGR), so a real ESC and the
 // four typed characters `\x1b` look different; NO_COLOR or a pipe gets them plain.
+import { safeJsonStringify } from '../shared/safe-json';
 import { visiblePieces, type VisibleTextOptions } from '../shared/visible-text';
 
 export interface TerminalText {
@@ -60,7 +61,7 @@ const JSON_HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 /** One JSON line whose text a terminal cannot act on, equal in value to JSON.stringify's. */
 export function jsonLine(value: unknown): string {
-  const json = JSON.stringify(value).replace(JSON_HIDDEN, (char) =>
+  const json = safeJsonStringify(value).replace(JSON_HIDDEN, (char) =>
     Array.from(
       { length: char.length },
       (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`,

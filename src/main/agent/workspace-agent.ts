@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunEvent } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { projectDataDir } from '../store/data-dir';
+import { projectDataDir, realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
@@ -34,6 +34,8 @@ export interface WorkspaceAgentOptions {
   readonly shellSessions?: ShellSessions;
   /** Environment variable names holding secrets, kept out of commands. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the provider's API key): no command's environment carries them. */
+  readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
@@ -46,6 +48,8 @@ export interface WorkspaceAgent {
   revertCall(callId: string): Promise<RevertResult>;
   /** Undo every change of one run, newest first. */
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
+  loadProblems(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -68,15 +72,19 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     journalDir(options.dataDir, options.folder),
     options.folder,
   );
+  const dataFolders = [realDataFolder(options.dataDir)];
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
     shadowDir: join(projectDir, 'shadow.git'),
     journal,
+    exclude: dataFolders,
   });
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
   let sessionId = options.sessionId ?? '';
   const keyOf = (callId: string): string => journalKey(sessionId, callId);
   const services: ToolServices = {
+    // No tool and no command touches Tandem's own data, even where it lies inside the project.
+    dataFolders,
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
       recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
@@ -94,6 +102,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       shell: {
         ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
         ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+        ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
         snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
@@ -128,6 +137,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     agent,
     revertCall: (callId) => journal.revert(keyOf(callId)),
     revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
+    loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
       await agent.close();

@@ -5,6 +5,8 @@ import type { WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
+import { timeoutsFromSettings } from '../agent/request-watchdog';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
 import {
   openWorkspaceAgent,
   type WorkspaceAgent,
@@ -97,11 +99,17 @@ function createAgentRunController(
         model: config.model,
         // Local servers without keys still need a non-empty string for the SDK.
         apiKey: config.apiKey ?? 'no-key',
+        timeouts: timeoutsFromSettings(config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS),
       }));
 
   /** The agent for this folder, reopened on the same session when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
-    const providerKey = JSON.stringify([config.baseUrl, config.model, config.apiKey ?? '']);
+    const providerKey = JSON.stringify([
+      config.baseUrl,
+      config.model,
+      config.apiKey ?? '',
+      config.timeouts ?? null,
+    ]);
     if (current && current.providerKey === providerKey) return current.agent;
     if (current?.agent.agent.activeRunId) {
       throw new Error('A run is still going; stop it before changing the provider.');
@@ -120,6 +128,8 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      // The stored key is never in an environment, but a copy the person exported would be.
+      ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(sessionId ? { sessionId } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {

@@ -128,6 +128,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       setProviderSettings: settings.setProviderSettings,
       setApiKey: settings.setApiKey,
       clearApiKey: settings.clearApiKey,
+      setProviderTimeouts: settings.setProviderTimeouts,
       listModels: settings.listModels,
       testConnection: settings.testConnection,
       ...permissions,
