@@ -3,7 +3,7 @@
 // they ask; so do commands run (`git -C DIR`, `cd DIR && git …`) where a gitfile or a worktree
 // leads to a repository outside the project (`nested/.git` holding `gitdir: /elsewhere/.git`).
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { findGitEntries } from './sandbox-launcher';
 
@@ -191,6 +191,46 @@ function configuredPrograms(
 }
 
 /**
+ * Where a repository's object store reaches outside the project, if it does: the objects folder
+ * itself (a symlink), its packs (symlinks), or `info/alternates`, whose folders git reads every
+ * object of as its own (`git cat-file --batch-all-objects --batch` prints another repository).
+ * Alternates of alternates are followed; anything that cannot be read asks.
+ */
+function objectsOutside(
+  root: string,
+  objects: string,
+  seen = new Set<string>(),
+): string | undefined {
+  if (!inside(root, objects)) return objects;
+  const key = real(objects);
+  if (seen.has(key)) return undefined;
+  seen.add(key);
+  try {
+    for (const entry of readdirSync(path.join(objects, 'pack'), { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) return path.join(objects, 'pack', entry.name);
+    }
+  } catch {
+    // no pack folder: nothing to borrow there
+  }
+  let list: string;
+  try {
+    list = readFileSync(path.join(objects, 'info', 'alternates'), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${objects}/info/alternates`;
+  }
+  for (const line of list.split('\n')) {
+    const entry = line.trim();
+    if (entry === '' || entry.startsWith('#')) continue;
+    // git unquotes a line that starts with `"`; such a line asks rather than be unquoted here.
+    if (entry.startsWith('"')) return entry;
+    const outside = objectsOutside(root, path.resolve(objects, entry), seen);
+    if (outside) return outside;
+  }
+  return undefined;
+}
+
+/**
  * Why git read commands run in `dirs` (the project folder, folders a `cd` reached, `-C`
  * targets) ask, if they do: the folder's repository must start at the folder, and every
  * repository used must live inside it.
@@ -211,6 +251,8 @@ export async function gitScopeReason(
     }
     const away = [repo.top, repo.gitDir, repo.commonDir].find((file) => !inside(root, file));
     if (away) return `git would use a repository outside the project: ${away}`;
+    const borrowed = objectsOutside(root, path.join(repo.commonDir, 'objects'));
+    if (borrowed) return `git would read objects from outside the project: ${borrowed}`;
     const programs = await configuredPrograms(dir, repo);
     if (programs) return `the repository's config runs programs (${programs})`;
   }
@@ -225,8 +267,8 @@ export async function gitScopeReason(
 async function nestedRepositoryReason(folder: string): Promise<string | undefined> {
   const scan = findGitEntries(folder);
   const root = real(folder);
-  for (const entry of scan.entries) {
-    const dir = path.dirname(entry.path);
+  for (const gitPath of [...scan.entries.map((entry) => entry.path), ...scan.links]) {
+    const dir = path.dirname(gitPath);
     if (real(dir) === root) continue; // the folder's own repository, judged above
     const repo = await gitRepository(dir);
     if (repo.kind === 'none') continue;

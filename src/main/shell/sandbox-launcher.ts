@@ -80,16 +80,22 @@ export interface GitEntry {
 
 export interface GitScan {
   readonly entries: readonly GitEntry[];
+  /**
+   * `.git` symlinks, not followed and not bound: git follows them (`sub/.git -> ../elsewhere`
+   * makes `sub` a repository whose config is `elsewhere/config`), so their configs are checked.
+   */
+  readonly links: readonly string[];
   /** False when the scan stopped at `limit` folders: there may be more. */
   readonly complete: boolean;
   readonly limit: number;
 }
 
-function entryKind(p: string): GitEntry['kind'] | undefined {
+function entryKind(p: string): GitEntry['kind'] | 'link' | undefined {
   try {
     const stat = lstatSync(p);
     if (stat.isDirectory()) return 'folder';
     if (stat.isFile()) return 'file';
+    if (stat.isSymbolicLink()) return 'link';
   } catch {
     // Missing or unreadable: nothing to bind.
   }
@@ -99,15 +105,17 @@ function entryKind(p: string): GitEntry['kind'] | undefined {
 /** `.git` folders and files in the project folder and at any depth below it (no symlinks followed). */
 export function findGitEntries(folder: string, limit = MAX_SCANNED_FOLDERS): GitScan {
   const found: GitEntry[] = [];
+  const links: string[] = [];
   const queue = [folder];
   let scanned = 0;
   while (queue.length > 0) {
-    if (scanned >= limit) return { entries: found, complete: false, limit };
+    if (scanned >= limit) return { entries: found, links, complete: false, limit };
     const dir = queue.shift() as string;
     scanned++;
     const gitPath = path.join(dir, '.git');
     const kind = entryKind(gitPath);
-    if (kind) found.push({ path: gitPath, kind });
+    if (kind === 'link') links.push(gitPath);
+    else if (kind) found.push({ path: gitPath, kind });
     try {
       for (const entry of readdirSync(dir, { withFileTypes: true }))
         if (entry.isDirectory() && entry.name !== '.git') queue.push(path.join(dir, entry.name));
@@ -115,7 +123,7 @@ export function findGitEntries(folder: string, limit = MAX_SCANNED_FOLDERS): Git
       // Unreadable folder: nothing below it to protect that the command could read either.
     }
   }
-  return { entries: found, complete: true, limit };
+  return { entries: found, links, complete: true, limit };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
