@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, realpath, rename, rm, symlink, utimes, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkWidening } from '../permissions/rule-widening';
 import { classifyCommand } from './command-classifier';
 import { cleanEnvironment, commandEnv } from './command-env';
 
@@ -61,8 +62,9 @@ interface Ran {
 }
 
 /** Runs the judged command line in bash as the shell tool would, minus the sandbox. */
-function runJudged(canonical: string, project: string): Ran {
-  const env = commandEnv(cleanEnvironment(process.env, project), [], {
+function runJudged(canonical: string, project: string, home?: string): Ran {
+  const base = home === undefined ? process.env : { ...process.env, HOME: home };
+  const env = commandEnv(cleanEnvironment(base, project), [], {
     kind: 'read-only',
     refusedKeys: [],
   });
@@ -315,5 +317,53 @@ describe('words tree-sitter splits where bash does not ask', () => {
     expect((await classifyCommand(command, f.project)).safe).toBe(false);
     const original = spawnSync('bash', ['-c', command], { cwd: f.project, encoding: 'utf8' });
     expect(original.stdout).toBe(bashOutput);
+  });
+});
+
+describe('a widened rule for a program whose options run programs', () => {
+  // `sort -o out.txt *` (widened from an asked `sort -o out.txt names.txt`) accepted any further
+  // words, and sort's --compress-program runs whatever it names, as rg's --pre does.
+  it('is refused, and the harm is real', async () => {
+    expect(checkWidening(['sort', '-o']).ok).toBe(false);
+    expect(checkWidening(['rg', 'alpha']).ok).toBe(false);
+    const { project } = await fixture();
+    await writeFile(path.join(project, 'evil.sh'), '#!/bin/sh\ntouch PWNED\nexec cat\n', {
+      mode: 0o755,
+    });
+    await writeFile(
+      path.join(project, 'big.txt'),
+      `${Array.from({ length: 100_000 }, (_, i) => String((i * 7919) % 100_003)).join('\n')}\n`,
+    );
+    const verdict = await classifyCommand(
+      'sort -o out.txt --compress-program=./evil.sh -S 100K big.txt',
+      project,
+    );
+    runJudged(verdict.canonical ?? '', project);
+    expect(existsSync(path.join(project, 'PWNED'))).toBe(true);
+  });
+});
+
+describe('git run without asking, without a sandbox', () => {
+  // The sandbox hides the home folder; without one, `git config --get http.extraHeader` (run
+  // without asking: one named key) printed the token from the person's ~/.gitconfig.
+  it("does not read the person's global config", async () => {
+    const { project } = await fixture();
+    await repository(project);
+    const home = path.join(project, '..', 'home');
+    await mkdir(home);
+    await writeFile(
+      path.join(home, '.gitconfig'),
+      `[http]\n\textraHeader = AUTHORIZATION: bearer ${CANARY}\n`,
+    );
+    const command = 'git config --get http.extraHeader';
+    const verdict = await classifyCommand(command, project);
+    expect(verdict.safe).toBe(true);
+    const bare = spawnSync('git', ['config', '--get', 'http.extraHeader'], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home },
+      encoding: 'utf8',
+    });
+    expect(bare.stdout).toContain(CANARY); // the key is there to be printed
+    expect(runJudged(verdict.canonical ?? '', project, home).output).not.toContain(CANARY);
   });
 });
