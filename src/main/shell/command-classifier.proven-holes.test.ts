@@ -367,3 +367,30 @@ describe('git run without asking, without a sandbox', () => {
     expect(runJudged(verdict.canonical ?? '', project, home).output).not.toContain(CANARY);
   });
 });
+
+describe('a config file included from the work tree', () => {
+  // The verdict on a repository's config was cached by the stamps of .git/config and
+  // config.worktree alone; a file they include (here a tracked one, which write_file edits
+  // without asking in auto-edit mode) could gain a filter and `git status` still ran unasked.
+  it('is read anew for every command, and the harm is real', async () => {
+    const { project } = await fixture();
+    await writeFile(path.join(project, '.gitattributes'), '* filter=x\n');
+    await writeFile(path.join(project, 'settings.gitconfig'), '[core]\n');
+    await repository(project);
+    git(project, 'config', 'include.path', '../settings.gitconfig');
+    let before = await classifyCommand('git status', project);
+    // A first git call in a process rarely loses git's output and asks (see the report); again.
+    for (let i = 0; i < 3 && !before.safe; i++)
+      before = await classifyCommand('git status', project);
+    expect(before.reasons).toEqual([]);
+    await writeFile(
+      path.join(project, 'settings.gitconfig'),
+      '[filter "x"]\n\tclean = "touch PWNED; cat"\n',
+    );
+    await utimes(path.join(project, 'a.txt'), 946_684_800, 946_684_800); // stat-dirty
+    const after = await classifyCommand('git status', project);
+    runJudged(after.canonical ?? '', project);
+    expect(existsSync(path.join(project, 'PWNED'))).toBe(true);
+    expect(after.safe).toBe(false);
+  });
+});

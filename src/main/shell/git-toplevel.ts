@@ -126,6 +126,12 @@ function inside(root: string, file: string): boolean {
 const RUNS_PROGRAMS =
   '^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|diff\\.external|' +
   'gpg\\..*program|core\\.fsmonitor|core\\.pager|pager\\..*)$';
+/**
+ * Includes: the files they name (often inside the work tree, where an edit needs no approval in
+ * auto-edit mode) are not part of the config's stamp, so a repository that has any is read anew
+ * for every command rather than from the cache.
+ */
+const INCLUDES = '^(include\\.path|includeif\\..*\\.path)$';
 /** Config scopes a repository controls (include.path inside them reports as these too). */
 const REPOSITORY_SCOPES: ReadonlySet<string> = new Set(['local', 'worktree']);
 const programs = new StampedCache<string | undefined>();
@@ -166,7 +172,7 @@ function configuredPrograms(
     const made = new Promise<string | undefined>((resolve) => {
       execFile(
         'git',
-        ['config', '--show-scope', '-z', '--get-regexp', RUNS_PROGRAMS],
+        ['config', '--show-scope', '-z', '--get-regexp', `${RUNS_PROGRAMS}|${INCLUDES}`],
         { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8' },
         (error, stdout) => {
           // Exit code 1 means nothing matched; anything else is unknown, so it asks.
@@ -176,7 +182,13 @@ function configuredPrograms(
             resolve(`could not read the repository config: ${error.message}`);
             return;
           }
-          const keys = repositorySettings(stdout)
+          const settings = repositorySettings(stdout);
+          const includes = new RegExp(INCLUDES);
+          if (settings.some(({ key }) => includes.test(key))) {
+            programs.forget(`${dir}\0${repo.gitDir}`, made);
+          }
+          const keys = settings
+            .filter(({ key }) => !includes.test(key))
             // `core.fsmonitor true` is git's own daemon, not a program (and it is switched off).
             .filter(
               ({ key, value }) => !(key === 'core.fsmonitor' && /^(?:true|false)$/i.test(value)),
