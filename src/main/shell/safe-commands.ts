@@ -148,6 +148,7 @@ const GIT_OWN_OPTIONS = [
   '--noglob-pathspecs',
   '--icase-pathspecs',
   '--no-optional-locks',
+  '--version',
 ];
 
 /**
