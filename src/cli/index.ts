@@ -28,7 +28,8 @@ export async function main(
     );
     return EXIT.usage;
   }
-  return command.run(rest, io, deps);
+  const run = await command.load();
+  return run(rest, io, deps);
 }
 
 function overview(): string {

@@ -15,7 +15,7 @@ import { decidePolicy, type PolicyDecision } from '../main/permissions/policy';
 import type { PolicyDeps } from '../main/permissions/policy-deps';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { realPolicyDeps } from '../main/permissions/real-policy-deps';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { jsonLine, PLAIN_TERMINAL_TEXT, terminalTextFor, type TerminalText } from './terminal-text';
 
 export interface CommandIo {
@@ -107,21 +107,16 @@ export async function policyCommand(
   return 0;
 }
 
-/** The row for the `tandem` subcommand table. */
-export const policyCliCommand: CliCommand = {
-  name: 'policy',
-  summary: 'show what the permission engine decides for a command or a path, and why',
-  usage: `${POLICY_USAGE}\n`,
-  run: (argv, io) =>
-    policyCommand(
-      argv,
-      {
-        stdout: (text) => void io.stdout.write(text),
-        stderr: (text) => void io.stderr.write(text),
-      },
-      { env: io.env, cwd: io.cwd, text: terminalTextFor(io.stdout, io.env) },
-    ),
-};
+/** `tandem policy` over the CLI's streams. */
+export const policyCliCommand: CommandMain = (argv, io) =>
+  policyCommand(
+    argv,
+    {
+      stdout: (text) => void io.stdout.write(text),
+      stderr: (text) => void io.stderr.write(text),
+    },
+    { env: io.env, cwd: io.cwd, text: terminalTextFor(io.stdout, io.env) },
+  );
 
 interface Flags {
   readonly folder: string;

@@ -12,37 +12,32 @@ import { windowDataDir } from '../main/store/window-data-dir';
 import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { chooseProvider, DEFAULT_API_KEY_ENV } from './provider-choice';
 import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flags';
 import { runHeader } from './run-header';
 import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
 
-export const runCommand: CliCommand = {
-  name: 'run',
-  summary: 'run one task in a project folder, asking before every change',
-  usage: RUN_USAGE,
-  async run(argv, io, deps) {
-    let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
-    try {
-      const flags = parseRunFlags(argv, io);
-      if (flags === 'help') {
-        io.stdout.write(RUN_USAGE);
-        return EXIT.ok;
-      }
-      style = styleFor(io.stderr, io.env, flags.noColor);
-      return await runTask(flags, io, deps, style);
-    } catch (error) {
-      if (error instanceof CliFailure) {
-        // The message can quote a file (the permissions store) or a provider's reply.
-        io.stderr.write(`${style.paint.red('tandem run:')} ${style.text.line(error.message)}\n`);
-        if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
-        return error.exitCode;
-      }
-      throw error;
+export const runCommand: CommandMain = async (argv, io, deps) => {
+  let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
+  try {
+    const flags = parseRunFlags(argv, io);
+    if (flags === 'help') {
+      io.stdout.write(RUN_USAGE);
+      return EXIT.ok;
     }
-  },
+    style = styleFor(io.stderr, io.env, flags.noColor);
+    return await runTask(flags, io, deps, style);
+  } catch (error) {
+    if (error instanceof CliFailure) {
+      // The message can quote a file (the permissions store) or a provider's reply.
+      io.stderr.write(`${style.paint.red('tandem run:')} ${style.text.line(error.message)}\n`);
+      if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
+      return error.exitCode;
+    }
+    throw error;
+  }
 };
 
 async function runTask(
