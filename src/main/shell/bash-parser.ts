@@ -2,6 +2,7 @@
 // Nothing is fetched: the runtime wasm and the grammar wasm both come from node_modules.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Language, Parser } from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 
@@ -22,6 +23,13 @@ function localFile(specifier: string): string {
 }
 
 async function load(): Promise<Parser> {
+  // V8 first runs wasm from its quick baseline compiler (Liftoff) and recompiles hot functions
+  // with TurboFan. The grammar's lexer is one 160 KB function: TurboFan takes 1.5-2.5 s of CPU on
+  // it, during which the main thread of this process waited (the first command's policy
+  // decision stalled for seconds) and a short process could not exit. A command line parses in
+  // well under a millisecond with baseline code, so this process never tiers wasm up. (The flag
+  // is process-wide; tree-sitter is the only wasm in the main process and the CLI.)
+  setFlagsFromString('--liftoff-only');
   const runtimeWasm = localFile('web-tree-sitter/web-tree-sitter.wasm');
   await Parser.init({ locateFile: () => runtimeWasm });
   const language = await Language.load(localFile('tree-sitter-bash/tree-sitter-bash.wasm'));
