@@ -15,6 +15,7 @@ import {
 import { timeoutsFromSettings, type ProviderTimeouts } from '../main/agent/request-watchdog';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
+import { groupDigits } from '../shared/digit-groups';
 
 export const RUN_USAGE = `Usage: tandem run [options] "task"
 
@@ -210,7 +211,7 @@ function positiveInteger(flag: string, raw: string, max: number): number {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > max) {
     throw new CliFailure(
-      `${flag} must be a whole number from 1 to ${max.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      `${flag} must be a whole number from 1 to ${groupDigits(max)}, written with digits only (got "${raw}")`,
       EXIT.usage,
     );
   }
