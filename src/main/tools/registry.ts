@@ -1,7 +1,6 @@
 // The registry dispatches by name so the loop never changes when tools are added (built-ins now,
 // MCP tools later). Every failure becomes a result the model can act on, never an exception.
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { nestsDeeperThan } from '../../shared/safe-json';
 import { coerceArgs } from './arg-coercion';
 import {
@@ -61,15 +60,28 @@ export interface ToolRegistry {
   add(tool: AnyTool): void;
   remove(name: string): boolean;
   definitions(): ToolDefinition[];
-  /** Looks up, parses, coerces and validates; never throws. */
-  prepare(name: string, rawArguments: string): PreparedCall;
+  /** Looks up, parses, coerces and validates; never rejects. */
+  prepare(name: string, rawArguments: string): Promise<PreparedCall>;
   /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
   execute(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolRunResult>;
 }
 
-// ajv-formats ships CommonJS; depending on the loader the plugin is the module or its default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+// ajv and its formats (about 280 KB of code) are loaded by the first call that is validated, or by
+// the warm-up when a session opens (src/main/agent/session-warm-up.ts): not before the first
+// model request, which needs the tools' schemas but no validator.
+let loadingAjv: Promise<() => Ajv> | undefined;
+
+/** Loads ajv once; the function it resolves to makes a validator compiler with its formats. */
+export function loadSchemaValidator(): Promise<() => Ajv> {
+  loadingAjv ??= Promise.all([import('ajv'), import('ajv-formats')]).then(([ajv, formats]) => {
+    // ajv-formats ships CommonJS; depending on the loader the plugin is the module or its default.
+    const module = formats as unknown as { default?: unknown };
+    const addFormats = (module.default ?? module) as (ajv: Ajv) => Ajv;
+    // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
+    return () => addFormats(new ajv.Ajv({ allErrors: true, strict: false }));
+  });
+  return loadingAjv;
+}
 
 export function createToolRegistry(
   tools: readonly AnyTool[] = [],
@@ -77,9 +89,7 @@ export function createToolRegistry(
 ): ToolRegistry {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-  // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
+  let compiler: Promise<Ajv> | undefined;
   const byName = new Map<string, AnyTool>();
   // The plain schema is computed once per tool: definitions() is sent on every model turn.
   const schemas = new Map<string, Record<string, unknown>>();
@@ -93,10 +103,11 @@ export function createToolRegistry(
   const schemaOf = (tool: AnyTool): Record<string, unknown> => schemas.get(tool.name) ?? {};
   tools.forEach(add);
 
-  const validatorFor = (tool: AnyTool): ValidateFunction => {
+  const validatorFor = async (tool: AnyTool): Promise<ValidateFunction> => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      validate = ajv.compile(schemaOf(tool));
+      compiler ??= loadSchemaValidator().then((make) => make());
+      validate = (await compiler).compile(schemaOf(tool));
       validators.set(tool.name, validate);
     }
     return validate;
@@ -123,7 +134,7 @@ export function createToolRegistry(
         },
       })),
 
-    prepare(name, rawArguments) {
+    async prepare(name, rawArguments) {
       const tool = byName.get(name);
       // Checked on the text, before it is parsed, shown, recorded or hashed anywhere.
       const problem = checkArgumentText(rawArguments);
@@ -164,7 +175,7 @@ export function createToolRegistry(
       }
       let validate: ValidateFunction;
       try {
-        validate = validatorFor(tool);
+        validate = await validatorFor(tool);
       } catch (error) {
         return {
           ok: false,
