@@ -1,5 +1,5 @@
 // The one list of built-in tools: files, fetch and shell. MCP tools join the same registry later.
-import { classifyCommand } from '../shell/command-classifier';
+import { classifyCommandLazily } from '../shell/lazy-classifier';
 import { createFileTools } from './files';
 import { fetchUrlTool } from './fetch-url';
 import { withCommandJournal, type CommandSnapshots } from './command-journal';
@@ -21,7 +21,8 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): AnyTool[] 
     snapshots
       ? withCommandJournal(shell, {
           snapshots,
-          isReadOnly: async (command, folder) => (await classifyCommand(command, folder)).safe,
+          isReadOnly: async (command, folder) =>
+            (await classifyCommandLazily(command, folder)).safe,
         })
       : shell,
   ];
