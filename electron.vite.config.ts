@@ -68,6 +68,9 @@ export default defineConfig({
           entryFileNames: '[name].js',
           // Shared chunks sit beside the entries, so every main chunk has the worker next to it.
           chunkFileNames: '[name]-[hash].js',
+          // A package loaded on first use (node-pty, web-tree-sitter) is require()d as before,
+          // not import()ed as an ES module from the CommonJS output.
+          dynamicImportInCjs: false,
           banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
         },
       },
