@@ -58,6 +58,9 @@ async function runTask(
   // Read once, then gone from this process's environment (in a real run io.env is process.env):
   // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
   forgetSecretVariables(io.env, [apiKeyEnv], secretValues);
+  // The header shows the sandbox: probe it (one bwrap run, after the key is gone from the
+  // environment it inherits) while the session opens, rather than after.
+  const sandbox = probeSandbox();
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
   const chat = createOpenAIProvider({
     baseUrl: provider.baseUrl,
@@ -84,7 +87,10 @@ async function runTask(
     folder,
     dataDir: flags.dataDir,
     ...(flags.mode ? { mode: flags.mode } : {}),
-    stdin: io.stdin,
+    // Read when a card first asks, not now (see processIo).
+    get stdin() {
+      return io.stdin;
+    },
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void io.stderr.write(text),
     style,
@@ -126,7 +132,7 @@ async function runTask(
           model: provider.model,
           baseUrl: provider.baseUrl,
           mode: flags.mode ?? stored.mode,
-          sandbox: await probeSandbox(),
+          sandbox: await sandbox,
         },
         style,
       ),

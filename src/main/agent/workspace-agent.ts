@@ -15,6 +15,7 @@ import {
 } from '../workspace/file-journal';
 import { ShadowSnapshot } from '../workspace/shadow-snapshot';
 import { createAgent, type Agent } from './agent';
+import { warmingUpOnFirstTurn, warmUpForCommands } from './session-warm-up';
 import type { ChatProvider } from './provider';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
@@ -40,6 +41,11 @@ export interface WorkspaceAgentOptions {
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
+  /**
+   * What the first command needs, prepared while the first model request is out
+   * (session-warm-up.ts); the real steps when absent. Tests may give their own to observe it.
+   */
+  readonly warmUp?: (folder: string) => Promise<void>;
 }
 
 export interface WorkspaceAgent {
@@ -109,8 +115,9 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
         changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
       },
     });
+  const warmUp = options.warmUp ?? warmUpForCommands;
   const agent = createAgent({
-    provider: options.provider,
+    provider: warmingUpOnFirstTurn(options.provider, () => void warmUp(options.folder)),
     registry: createToolRegistry(tools),
     gate: options.gate,
     folder: options.folder,
