@@ -4,6 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PermissionMode, SandboxState, ToolEffect } from '../shared/tool-types';
+import { warmBashParser } from '../main/shell/bash-parser';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir, realDataFolder } from '../main/store/data-dir';
 import type { ToolTarget } from '../main/tools/tool';
@@ -73,6 +74,11 @@ export async function policyCommand(
     );
     return 2;
   }
+  // Side by side with reading the settings: the sandbox probe (a bwrap run) and, for a command,
+  // the shell parser (its wasm compiles), rather than one after the other.
+  const probing = (options.sandbox ?? probeSandbox)();
+  probing.catch(() => undefined); // awaited below; an early return must not leave it unhandled
+  if (flags.command !== undefined) void warmBashParser();
   const env = options.env ?? process.env;
   const dataDir = flags.dataDir ?? defaultDataDir(env);
   const store = new JsonFilePermissionsStore(dataDir);
@@ -85,7 +91,7 @@ export async function policyCommand(
     return 1;
   }
   const mode = flags.mode ?? stored.mode;
-  const sandbox = await (options.sandbox ?? probeSandbox)();
+  const sandbox = await probing;
   const { toolName, effect, target } = subject(flags);
   const decided = await decidePolicy(
     {
