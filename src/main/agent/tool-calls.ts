@@ -1,5 +1,6 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
+import type { ChangeReport } from '../../shared/change-report';
 import type { RunEvent } from '../../shared/events';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
@@ -92,7 +93,12 @@ async function answerOne(
     effect: prepared.tool?.effect ?? 'unknown',
     at: started,
   });
-  const answer = (ok: boolean, output: string, provenance?: string): ToolMessage => {
+  const answer = (
+    ok: boolean,
+    output: string,
+    provenance?: string,
+    changes?: ChangeReport,
+  ): ToolMessage => {
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
@@ -101,6 +107,7 @@ async function answerOne(
       output,
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
+      ...(changes !== undefined ? { changes } : {}),
     });
     return { role: 'tool', tool_call_id: call.id, content: output };
   };
@@ -136,7 +143,7 @@ async function answerOne(
   if (tool.effect === 'network' || tool.name.startsWith('mcp__')) {
     taint.taintedBy ??= describeTaint(tool.name, () => tool.target?.(args as never, ctx));
   }
-  return answer(result.ok, result.output, verdict.provenance);
+  return answer(result.ok, result.output, verdict.provenance, result.changes);
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

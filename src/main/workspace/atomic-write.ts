@@ -10,6 +10,8 @@ export interface AtomicWriteOptions {
   readonly mode?: number;
   /** Create missing parent folders (default true). */
   readonly createParents?: boolean;
+  /** The temp file's path (in the same folder), when a journal announced it beforehand. */
+  readonly tempPath?: string;
 }
 
 export async function writeFileAtomic(
@@ -21,7 +23,10 @@ export async function writeFileAtomic(
   if (options.createParents !== false) await mkdir(dir, { recursive: true });
   const existing = await stat(path).catch(() => undefined);
   const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
-  const temp = join(dir, `.${basename(path)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
+  const temp =
+    options.tempPath ??
+    join(dir, `.${basename(path)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
+  if (dirname(temp) !== dir) throw new Error(`the temp file must be beside ${path}`);
   const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
     try {

@@ -1,57 +1,66 @@
-// What one path looked like at a moment: absent, a file (content kept in a content-addressed
-// blob store), or a symlink. The journal compares and restores these.
-import { createHash } from 'node:crypto';
-import { lstat, mkdir, readFile, readlink, rmdir, symlink, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
+// What one path looked like at a moment: absent, a file (content kept in the object store), or a
+// symlink (recorded as a link, never followed). The journal compares and restores these; every
+// look at the disk and every write goes through the confined path checks, so undo never reads or
+// writes through a folder that became a symlink.
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fchmodSync,
+  openSync,
+  fsyncSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { ConfinementError, CREATE_NEW_FILE, confinedLstat, confinedParent } from './confined-path';
+import { writeAll, type ObjectStore } from './object-store';
 
 export type FileImage =
   | { readonly kind: 'absent' }
   | { readonly kind: 'file'; readonly sha256: string; readonly size: number; readonly mode: number }
   | { readonly kind: 'symlink'; readonly target: string }
-  /** Too large to keep: the change can be shown but not reverted. */
+  /** Written by older versions for files they did not keep: shown, never restored. */
   | { readonly kind: 'too-large'; readonly size: number }
-  /** A folder or special file: nothing a file tool writes. */
+  /** A folder or special file: nothing undo writes. */
   | { readonly kind: 'other' };
 
-/** Files above this size are not kept in the journal (their changes cannot be reverted). */
-export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+/** The current state of `abs`, or why it cannot be looked at safely. */
+export type CurrentImage =
+  | { readonly ok: true; readonly image: FileImage }
+  | { readonly ok: false; readonly reason: string };
 
-export class BlobStore {
-  constructor(private readonly dir: string) {}
-
-  async put(content: Uint8Array): Promise<string> {
-    const sha256 = createHash('sha256').update(content).digest('hex');
-    const path = this.pathOf(sha256);
-    const present = await lstat(path).catch(() => undefined);
-    if (!present) await writeFileAtomic(path, content, { mode: 0o600 });
-    return sha256;
-  }
-
-  get(sha256: string): Promise<Buffer> {
-    return readFile(this.pathOf(sha256));
-  }
-
-  private pathOf(sha256: string): string {
-    return join(this.dir, sha256.slice(0, 2), sha256);
-  }
-}
-
-/** Captures the current state of `path`; with a store, file content is kept for a later restore. */
-export async function captureImage(path: string, store?: BlobStore): Promise<FileImage> {
-  const stats = await lstat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+/** Looks at `abs` now; with `keep`, a file's content is stored so it can be restored later. */
+export async function captureImage(
+  root: string,
+  abs: string,
+  store: ObjectStore,
+  keep: boolean,
+): Promise<CurrentImage> {
+  let stats;
+  try {
+    stats = confinedLstat(root, abs);
+  } catch (error) {
+    if (error instanceof ConfinementError) return { ok: false, reason: error.message };
     throw error;
-  });
-  if (!stats) return { kind: 'absent' };
-  if (stats.isSymbolicLink()) return { kind: 'symlink', target: await readlink(path) };
-  if (!stats.isFile()) return { kind: 'other' };
-  if (stats.size > MAX_IMAGE_BYTES) return { kind: 'too-large', size: stats.size };
-  const content = await readFile(path);
-  const sha256 = store
-    ? await store.put(content)
-    : createHash('sha256').update(content).digest('hex');
-  return { kind: 'file', sha256, size: content.length, mode: stats.mode & 0o7777 };
+  }
+  if (!stats) return { ok: true, image: { kind: 'absent' } };
+  if (stats.isSymbolicLink())
+    return { ok: true, image: { kind: 'symlink', target: readlinkSync(abs) } };
+  if (!stats.isFile()) return { ok: true, image: { kind: 'other' } };
+  const stored = await store.putFile(abs, keep);
+  if (!stored) return { ok: false, reason: `${abs} changed while it was being read` };
+  return {
+    ok: true,
+    image: {
+      kind: 'file',
+      sha256: stored.sha256,
+      size: stored.size,
+      mode: stored.stats.mode & 0o7777,
+    },
+  };
 }
 
 export function sameImage(a: FileImage, b: FileImage): boolean {
@@ -69,51 +78,100 @@ export function sameImage(a: FileImage, b: FileImage): boolean {
 }
 
 /**
- * Puts `image` back at `path`. A file that did not exist is deleted, and folders created for it
- * are removed up to `keepDir` when empty.
+ * Puts `image` back at `abs` (inside `root`). A file that did not exist is deleted, and folders
+ * created for it are removed up to `keepDir` when empty. Throws ConfinementError (with the reason)
+ * when a folder on the way is a symlink or not a folder.
  */
 export async function restoreImage(
-  path: string,
+  root: string,
+  abs: string,
   image: FileImage,
-  store: BlobStore,
+  store: ObjectStore,
   keepDir?: string,
+  options: { readonly temp?: string | undefined } = {},
 ): Promise<'restored' | 'deleted'> {
   switch (image.kind) {
-    case 'absent':
-      await unlink(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-      if (keepDir) await removeEmptyParents(dirname(path), keepDir);
+    case 'absent': {
+      const parent = confinedParent(root, abs, false);
+      if (parent !== undefined) {
+        try {
+          unlinkSync(abs); // Removes the entry itself; a symlink is not followed.
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+        if (keepDir) removeEmptyParents(root, dirname(abs), keepDir);
+      }
       return 'deleted';
-    case 'file':
-      await clearNonFile(path);
-      await writeFileAtomic(path, await store.get(image.sha256), { mode: image.mode });
+    }
+    case 'file': {
+      const parent = confinedParent(root, abs, true) as string;
+      // The temp sits in the checked folder (a name the journal announced, when it gave one).
+      const temp = join(
+        parent,
+        basename(options.temp ?? `.${basename(abs)}.tandem-${randomBytes(6).toString('hex')}.tmp`),
+      );
+      const fd = openSync(temp, CREATE_NEW_FILE, 0o600);
+      try {
+        try {
+          if (image.size > 0) await store.copyOut(image.sha256, fd);
+          fchmodSync(fd, image.mode);
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        renameSync(temp, abs); // Replaces the entry (a symlink there is replaced, not followed).
+      } catch (error) {
+        try {
+          unlinkSync(temp);
+        } catch {
+          // Already gone.
+        }
+        throw error;
+      }
       return 'restored';
-    case 'symlink':
-      await mkdir(dirname(path), { recursive: true });
-      await unlink(path).catch(() => undefined);
-      await symlink(image.target, path);
+    }
+    case 'symlink': {
+      confinedParent(root, abs, true);
+      try {
+        unlinkSync(abs);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      symlinkSync(image.target, abs);
       return 'restored';
+    }
     case 'too-large':
-      throw new Error(`${path} was too large (${image.size} bytes) to keep a copy`);
+      throw new Error(`${abs} was too large (${image.size} bytes) to keep a copy`);
     case 'other':
-      throw new Error(`${path} was not a regular file`);
+      throw new Error(`${abs} was not a regular file`);
   }
 }
 
-async function clearNonFile(path: string): Promise<void> {
-  const stats = await lstat(path).catch(() => undefined);
-  if (stats?.isSymbolicLink()) await unlink(path);
+/** Writes bytes to a new file in a checked folder (tests and the journal's own writes use it). */
+export function writeNewFile(path: string, content: Uint8Array, mode: number): void {
+  const fd = openSync(path, CREATE_NEW_FILE, mode);
+  try {
+    writeAll(fd, content);
+  } finally {
+    closeSync(fd);
+  }
 }
 
-async function removeEmptyParents(dir: string, keepDir: string): Promise<void> {
+function removeEmptyParents(root: string, dir: string, keepDir: string): void {
   let current = dir;
   while (current.startsWith(keepDir + '/') && current !== keepDir) {
     try {
-      await rmdir(current);
+      // Checked again at each level: the folder must still be a real one inside the project.
+      if (confinedParent(root, join(current, 'x'), false) === undefined) return;
+      rmdirSync(current);
     } catch {
-      return; // Not empty (or gone): stop climbing.
+      return; // Not empty, gone, or not a real folder: stop climbing.
     }
     current = dirname(current);
   }
+}
+
+/** For messages: the path as the person knows it. */
+export function relativeName(root: string, abs: string): string {
+  return relative(root, abs) || '.';
 }

@@ -26,7 +26,7 @@ beforeEach(async () => {
   folder = join(base, 'proj');
   journalDir = join(base, 'data', 'sessions', 's1', 'journal');
   await mkdir(folder);
-  journal = await openFileJournal(journalDir);
+  journal = await openFileJournal({ dir: journalDir, folder });
 });
 afterEach(async () => {
   await rm(base, { recursive: true, force: true });
@@ -143,14 +143,14 @@ describe('FileJournal', () => {
     await writeFile(p('a.txt'), 'v1');
     await change('c1', 'a.txt', 'v2');
     await change('c2', 'b.txt', 'created');
-    const reopened = await openFileJournal(journalDir);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
     expect(reopened.hasChanges('c1')).toBe(true);
     expect(await reopened.revertTurn(['c1', 'c2'])).toMatchObject({
       ok: true,
       reverted: ['c2', 'c1'],
     });
     expect(await read('a.txt')).toBe('v1');
-    const again = await openFileJournal(journalDir);
+    const again = await openFileJournal({ dir: journalDir, folder });
     expect(again.hasChanges('c1')).toBe(false); // The revert was persisted too.
   });
 
@@ -160,7 +160,7 @@ describe('FileJournal', () => {
       join(journalDir, 'journal.jsonl'),
       (await readFile(join(journalDir, 'journal.jsonl'), 'utf8')) + '{"type":"bef',
     );
-    const reopened = await openFileJournal(journalDir);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
     expect((await reopened.revert('c1')).ok).toBe(true);
   });
 });

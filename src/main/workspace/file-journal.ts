@@ -1,44 +1,21 @@
-// The undo log (issue 4): before every write, what the file looked like is recorded against the
-// tool call id; `revert(callId)` puts it back unless the file changed since the call wrote it.
-// The log is an append-only JSONL file plus a blob folder inside the session's data folder, so a
-// reopened session can still undo.
-import { createHash } from 'node:crypto';
-import { appendFile, lstat, mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// The undo log (issue 4): what every file looked like before a tool call changed it, kept against
+// the call id, so `revert(callId)` can put it back unless the file changed again since. It is a
+// write-ahead journal (issue 10 item 6): an intent is on disk before a change happens, and
+// `reconcile()` settles interrupted intents when the project is opened again. Content lives in the
+// object store shared with change tracking; the log is journal.jsonl in `dir`.
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { WriteJournal } from '../tools/tool';
-import {
-  BlobStore,
-  MAX_IMAGE_BYTES,
-  captureImage,
-  restoreImage,
-  sameImage,
-  type FileImage,
-} from './file-image';
+import { ensurePrivateDir } from '../store/private-files';
+import { writeFileAtomic } from './atomic-write';
+import { captureImage, relativeName, sameImage, type FileImage } from './file-image';
+import { JournalLog, loadJournalLog } from './journal-log';
+import type { CommandFile, JournalRecord } from './journal-records';
+import { revertCall, type RevertResult } from './journal-revert';
+import { ObjectStore } from './object-store';
 
-/** A state handed in by a caller that already has the bytes (the shell snapshot). */
-export type ImageSource =
-  | { readonly kind: 'absent' }
-  | { readonly kind: 'file'; readonly content: Uint8Array; readonly mode: number }
-  | { readonly kind: 'symlink'; readonly target: string };
-
-export interface RevertedFile {
-  readonly path: string;
-  readonly action: 'restored' | 'deleted';
-}
-
-export type RevertResult =
-  | {
-      readonly ok: true;
-      readonly callId: string;
-      readonly files: readonly RevertedFile[];
-      readonly message: string;
-    }
-  | {
-      readonly ok: false;
-      readonly callId: string;
-      readonly reason: string;
-      readonly conflicts: readonly string[];
-    };
+export type { RevertResult, RevertedFile } from './journal-revert';
 
 export type RevertTurnResult =
   | { readonly ok: true; readonly reverted: readonly string[]; readonly message: string }
@@ -50,105 +27,231 @@ export type RevertTurnResult =
       readonly reason: string;
     };
 
-type LogLine =
-  | {
-      type: 'before';
-      seq: number;
-      callId: string;
-      path: string;
-      image: FileImage;
-      keepDir?: string;
-    }
-  | { type: 'after'; callId: string; path: string; image: FileImage }
-  | { type: 'reverted'; callId: string };
-
-interface PathRecord {
+export interface PathRecord {
   before: FileImage;
   after?: FileImage;
   keepDir?: string;
+  /** A write announced and not (yet) completed. */
+  intent?: { readonly sha256: string; readonly size: number; readonly temp: string };
 }
 
-interface CallRecord {
+export interface CommandState {
+  ended: boolean;
+  notTracked: readonly string[];
+  recovered: boolean;
+  untracked?: string;
+}
+
+export interface CallRecord {
   seq: number;
   files: Map<string, PathRecord>;
   reverted: boolean;
+  command?: CommandState;
+  /** Temp names of a revert that started; cleared when it finished. */
+  revertTemps?: readonly string[];
 }
 
-/** Opens (or creates) the journal kept in `dir`, e.g. `<session data folder>/journal`. */
-export async function openFileJournal(dir: string): Promise<FileJournal> {
-  const journal = new FileJournal(dir);
-  await journal.load();
+/** What reconcile found for a call that was interrupted by a crash. */
+export type Interrupted =
+  | { readonly kind: 'command'; readonly callId: string }
+  | {
+      readonly kind: 'write';
+      readonly callId: string;
+      readonly path: string;
+      readonly outcome: 'completed' | 'not-run' | 'unknown';
+    }
+  | { readonly kind: 'revert'; readonly callId: string };
+
+export interface FileJournalOptions {
+  /** The journal's folder, e.g. `<project data>/journal`. */
+  readonly dir: string;
+  /** Real path of the project folder: undo never writes outside it. */
+  readonly folder: string;
+  /** Shared with change tracking; default `<dir>/objects`. */
+  readonly objects?: ObjectStore;
+  /** Another process owns the project: load what is there, change nothing. */
+  readonly readOnly?: string;
+}
+
+/** Opens (or creates) the journal and loads what earlier runs recorded. */
+export async function openFileJournal(options: FileJournalOptions): Promise<FileJournal> {
+  const journal = new FileJournal(options);
+  journal.load();
   return journal;
 }
 
 export class FileJournal implements WriteJournal {
-  private readonly calls = new Map<string, CallRecord>();
-  private readonly blobs: BlobStore;
-  private readonly logPath: string;
+  readonly objects: ObjectStore;
+  readonly folder: string;
+  readonly calls = new Map<string, CallRecord>();
+  /** Lines skipped when loading (not valid records). */
+  skippedLines = 0;
+  /** What `reconcile()` found, by call. */
+  readonly interrupted = new Map<string, Interrupted[]>();
+  private readonly log: JournalLog;
   private seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Prefer `openFileJournal`, which also loads what an earlier run recorded. */
-  constructor(readonly dir: string) {
-    this.blobs = new BlobStore(join(dir, 'blobs'));
-    this.logPath = join(dir, 'journal.jsonl');
+  constructor(private readonly options: FileJournalOptions) {
+    this.folder = options.folder;
+    if (!options.readOnly) ensurePrivateDir(options.dir);
+    this.objects = options.objects ?? new ObjectStore(join(options.dir, 'objects'));
+    this.log = new JournalLog(options.dir);
   }
 
-  async load(): Promise<void> {
-    const text = await readFile(this.logPath, 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line) as LogLine;
-      } catch {
-        continue; // A line cut by a crash: everything before it is still good.
+  get readOnly(): string | undefined {
+    return this.options.readOnly;
+  }
+
+  load(): void {
+    if (!this.options.readOnly) migrateLegacyBlobs(this.options.dir, this.objects);
+    const loaded = loadJournalLog(this.options.dir);
+    this.skippedLines = loaded.skipped;
+    for (const record of loaded.records) this.apply(record);
+  }
+
+  /**
+   * Settles what a crash interrupted: a write whose file is already new is completed, one whose
+   * file is still old is dropped, temps are deleted. Commands without an end are returned for the
+   * change tracker to measure. Run once, on open, by the process that owns the project.
+   */
+  reconcile(): Promise<Interrupted[]> {
+    return this.serial(async () => {
+      if (this.options.readOnly) return [];
+      const found: Interrupted[] = [];
+      for (const [callId, call] of this.calls) {
+        for (const [path, record] of call.files) {
+          if (!record.intent) continue;
+          removeTemp(record.intent.temp);
+          const current = await captureImage(this.folder, path, this.objects, false);
+          const image = current.ok ? current.image : undefined;
+          let outcome: 'completed' | 'not-run' | 'unknown' = 'unknown';
+          if (image?.kind === 'file' && image.sha256 === record.intent.sha256) {
+            this.append({ type: 'write-done', callId, path, after: image }, false);
+            outcome = 'completed';
+          } else if (image && sameImage(image, record.before)) {
+            this.append({ type: 'write-abandoned', callId, path }, false);
+            outcome = 'not-run';
+          }
+          found.push({ kind: 'write', callId, path, outcome });
+        }
+        if (call.revertTemps) {
+          for (const temp of call.revertTemps) removeTemp(temp);
+          this.append({ type: 'revert-interrupted', callId }, false);
+          found.push({ kind: 'revert', callId });
+        }
+        if (call.command && !call.command.ended) found.push({ kind: 'command', callId });
       }
-      this.apply(entry);
-    }
+      for (const item of found) {
+        this.interrupted.set(item.callId, [...(this.interrupted.get(item.callId) ?? []), item]);
+      }
+      return found;
+    });
   }
 
+  /** Legacy two-step form (the write itself happens elsewhere): the first image is the "before". */
   recordBefore(absPath: string, callId: string): Promise<void> {
     return this.serial(async () => {
-      if (this.calls.get(callId)?.files.has(absPath)) return; // The first image is the "before".
-      const image = await captureImage(absPath, this.blobs);
-      const keepDir = image.kind === 'absent' ? await nearestExistingDir(absPath) : undefined;
-      await this.append({ type: 'before', seq: ++this.seq, callId, path: absPath, image, keepDir });
+      this.writable();
+      if (this.calls.get(callId)?.files.has(absPath)) return;
+      const image = await this.keep(absPath);
+      const keepDir = image.kind === 'absent' ? nearestExistingDir(absPath) : undefined;
+      this.append({ type: 'before', seq: ++this.seq, callId, path: absPath, image, keepDir }, true);
     });
   }
 
   recordAfter(absPath: string, callId: string): Promise<void> {
     return this.serial(async () => {
       if (!this.calls.get(callId)?.files.has(absPath)) return;
-      const image = await captureImage(absPath);
-      await this.append({ type: 'after', callId, path: absPath, image });
+      const image = await this.look(absPath);
+      this.append({ type: 'after', callId, path: absPath, image }, false);
     });
   }
 
   /**
-   * Records a change someone else observed (the shell snapshot): the state before, and the state
-   * after (`'current'` = take it from the disk now, exact mode included).
+   * Writes `content` to `absPath` through the journal: the before-image is stored and an intent
+   * naming the planned content and the temp file is on disk before the rename; completion after.
    */
-  recordChange(
+  write(absPath: string, callId: string, content: string | Uint8Array): Promise<void> {
+    return this.serial(async () => {
+      this.writable();
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      const temp = join(
+        dirname(absPath),
+        `.${basename(absPath)}.tandem-${randomBytes(6).toString('hex')}.tmp`,
+      );
+      const existing = this.calls.get(callId)?.files.get(absPath);
+      const before = existing?.before ?? (await this.keep(absPath));
+      const keepDir = existing
+        ? existing.keepDir
+        : before.kind === 'absent'
+          ? nearestExistingDir(absPath)
+          : undefined;
+      const planned = { sha256: sha256Of(bytes), size: bytes.length };
+      this.append(
+        {
+          type: 'write-intent',
+          seq: ++this.seq,
+          callId,
+          path: absPath,
+          before,
+          planned,
+          temp,
+          keepDir,
+        },
+        true,
+      );
+      try {
+        await writeFileAtomic(absPath, bytes, { tempPath: temp });
+      } finally {
+        const after = await this.look(absPath);
+        this.append({ type: 'write-done', callId, path: absPath, after }, false);
+      }
+    });
+  }
+
+  /**
+   * Announces a command that may write, before it starts. Written, not flushed to the disk: a
+   * process crash keeps it (the page cache survives), and the 3–10 ms of a flush would double a
+   * command's tracking cost; after a power cut the command's changes would count as nobody's.
+   */
+  beginCommand(callId: string): Promise<void> {
+    return this.serial(async () => {
+      this.writable();
+      this.append({ type: 'command-start', seq: ++this.seq, callId, at: Date.now() }, false);
+    });
+  }
+
+  /** What the command changed (observed by change tracking), or why it could not be tracked. */
+  endCommand(
     callId: string,
-    absPath: string,
-    before: ImageSource,
-    after: ImageSource | 'current',
+    files: readonly CommandFile[],
+    extra: { notTracked?: readonly string[]; recovered?: boolean; untracked?: string } = {},
   ): Promise<void> {
     return this.serial(async () => {
-      if (this.calls.get(callId)?.files.has(absPath)) return;
-      const beforeImage = await this.imageOf(before, true);
-      const afterImage =
-        after === 'current' ? await captureImage(absPath) : await this.imageOf(after, false);
-      await this.append({
-        type: 'before',
-        seq: ++this.seq,
-        callId,
-        path: absPath,
-        image: beforeImage,
-      });
-      await this.append({ type: 'after', callId, path: absPath, image: afterImage });
+      this.writable();
+      this.append(
+        {
+          type: 'command-end',
+          callId,
+          files: [...files],
+          notTracked: [...(extra.notTracked ?? [])],
+          ...(extra.recovered ? { recovered: true } : {}),
+          ...(extra.untracked !== undefined ? { untracked: extra.untracked } : {}),
+        },
+        false,
+      );
     });
+  }
+
+  /** Whether a call whose key starts with `prefix` has an intent a crash left unsettled. */
+  hasUnsettled(prefix: string): boolean {
+    for (const [callId, call] of this.calls) {
+      if (!callId.startsWith(prefix)) continue;
+      if (call.revertTemps || (call.command && !call.command.ended)) return true;
+      for (const record of call.files.values()) if (record.intent) return true;
+    }
+    return false;
   }
 
   /** Whether `callId` changed anything that can be reverted now. */
@@ -162,8 +265,33 @@ export class FileJournal implements WriteJournal {
     return [...(this.calls.get(callId)?.files.keys() ?? [])];
   }
 
+  /** Every object a record still needs (for garbage collection of the store). */
+  referencedObjects(): Set<string> {
+    const keep = new Set<string>();
+    const add = (image: FileImage | undefined): void => {
+      if (image?.kind === 'file') keep.add(image.sha256);
+    };
+    for (const call of this.calls.values()) {
+      for (const record of call.files.values()) {
+        add(record.before);
+        add(record.after);
+      }
+    }
+    return keep;
+  }
+
   revert(callId: string): Promise<RevertResult> {
-    return this.serial(() => this.revertNow(callId));
+    return this.serial(async () => {
+      const call = this.calls.get(callId);
+      if (call && this.options.readOnly) {
+        return { ok: false, callId, reason: this.options.readOnly, conflicts: [] };
+      }
+      return revertCall(callId, call, {
+        folder: this.folder,
+        objects: this.objects,
+        append: (record, durable) => this.append(record, durable),
+      });
+    });
   }
 
   /** Reverts the calls of one turn, newest first; stops at the first one that cannot be reverted. */
@@ -184,96 +312,120 @@ export class FileJournal implements WriteJournal {
     return { ok: true, reverted, message };
   }
 
-  private async revertNow(callId: string): Promise<RevertResult> {
-    const call = this.calls.get(callId);
-    const fail = (reason: string, conflicts: string[] = []): RevertResult => ({
-      ok: false,
-      callId,
-      reason,
-      conflicts,
-    });
-    if (!call || call.files.size === 0)
-      return fail(`No file changes were recorded for call ${callId}.`);
-    if (call.reverted) return fail(`Call ${callId} was already reverted.`);
+  close(): void {
+    this.log.close();
+  }
 
-    const conflicts: string[] = [];
-    const work: [string, PathRecord][] = [];
-    for (const [path, record] of call.files) {
-      const current = await captureImage(path);
-      if (sameImage(current, record.before)) continue; // Already as it was.
-      if (record.before.kind === 'too-large' || record.before.kind === 'other') {
-        return fail(
-          `${path} was not kept by the journal (${describe(record.before)}), so it cannot be restored.`,
-        );
+  /** Project-relative name for messages. */
+  nameOf(absPath: string): string {
+    return relativeName(this.folder, absPath);
+  }
+
+  private writable(): void {
+    if (this.options.readOnly) throw new Error(this.options.readOnly);
+  }
+
+  private async keep(absPath: string): Promise<FileImage> {
+    const current = await captureImage(this.folder, absPath, this.objects, true);
+    if (!current.ok) throw new Error(current.reason);
+    return current.image;
+  }
+
+  private async look(absPath: string): Promise<FileImage> {
+    const current = await captureImage(this.folder, absPath, this.objects, false);
+    return current.ok ? current.image : { kind: 'other' };
+  }
+
+  private append(record: JournalRecord, durable: boolean): void {
+    this.log.append(record, durable);
+    this.apply(record);
+  }
+
+  private apply(record: JournalRecord): void {
+    const callOf = (callId: string, seq: number): CallRecord => {
+      let call = this.calls.get(callId);
+      if (!call) {
+        call = { seq, files: new Map(), reverted: false };
+        this.calls.set(callId, call);
       }
-      if (!record.after || !sameImage(current, record.after)) conflicts.push(path);
-      else work.push([path, record]);
-    }
-    if (conflicts.length > 0) {
-      return fail(
-        `Not reverted: ${conflicts.length} file(s) changed since call ${callId} wrote them: ` +
-          `${conflicts.join(', ')}. Revert later calls first, or fix these by hand.`,
-        conflicts,
-      );
-    }
-    const files: RevertedFile[] = [];
-    for (const [path, record] of work) {
-      const action = await restoreImage(path, record.before, this.blobs, record.keepDir);
-      files.push({ path, action });
-    }
-    await this.append({ type: 'reverted', callId });
-    const message =
-      files.length === 0
-        ? `Call ${callId}: files were already as before.`
-        : `Reverted call ${callId}: ` + files.map((f) => `${f.action} ${f.path}`).join(', ');
-    return { ok: true, callId, files, message };
-  }
-
-  private async imageOf(source: ImageSource, keep: boolean): Promise<FileImage> {
-    switch (source.kind) {
-      case 'absent':
-      case 'symlink':
-        return source;
-      case 'file': {
-        if (source.content.length > MAX_IMAGE_BYTES)
-          return { kind: 'too-large', size: source.content.length };
-        const sha256 = keep
-          ? await this.blobs.put(source.content)
-          : createHash('sha256').update(source.content).digest('hex');
-        return { kind: 'file', sha256, size: source.content.length, mode: source.mode };
-      }
-    }
-  }
-
-  private async append(entry: LogLine): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await appendFile(this.logPath, JSON.stringify(entry) + '\n', { mode: 0o600 });
-    this.apply(entry);
-  }
-
-  private apply(entry: LogLine): void {
-    switch (entry.type) {
+      return call;
+    };
+    switch (record.type) {
       case 'before': {
-        this.seq = Math.max(this.seq, entry.seq);
-        const call = this.calls.get(entry.callId) ?? {
-          seq: entry.seq,
-          files: new Map(),
-          reverted: false,
-        };
-        if (!call.files.has(entry.path)) {
-          call.files.set(entry.path, { before: entry.image, keepDir: entry.keepDir });
+        this.seq = Math.max(this.seq, record.seq);
+        const call = callOf(record.callId, record.seq);
+        if (!call.files.has(record.path)) {
+          call.files.set(record.path, { before: record.image, keepDir: record.keepDir });
         }
-        this.calls.set(entry.callId, call);
         return;
       }
       case 'after': {
-        const record = this.calls.get(entry.callId)?.files.get(entry.path);
-        if (record) record.after = entry.image;
+        const file = this.calls.get(record.callId)?.files.get(record.path);
+        if (file) file.after = record.image;
+        return;
+      }
+      case 'write-intent': {
+        this.seq = Math.max(this.seq, record.seq);
+        const call = callOf(record.callId, record.seq);
+        const intent = { ...record.planned, temp: record.temp };
+        const file = call.files.get(record.path);
+        if (file)
+          file.intent = intent; // A second write in one call: the first before stays.
+        else
+          call.files.set(record.path, { before: record.before, keepDir: record.keepDir, intent });
+        return;
+      }
+      case 'write-done': {
+        const file = this.calls.get(record.callId)?.files.get(record.path);
+        if (file) {
+          file.after = record.after;
+          delete file.intent;
+        }
+        return;
+      }
+      case 'write-abandoned':
+        this.calls.get(record.callId)?.files.delete(record.path);
+        return;
+      case 'command-start': {
+        this.seq = Math.max(this.seq, record.seq);
+        const call = callOf(record.callId, record.seq);
+        call.command = { ended: false, notTracked: [], recovered: false };
+        return;
+      }
+      case 'command-end': {
+        const call = callOf(record.callId, ++this.seq);
+        call.command = {
+          ended: true,
+          notTracked: record.notTracked,
+          recovered: record.recovered === true,
+          ...(record.untracked !== undefined ? { untracked: record.untracked } : {}),
+        };
+        for (const file of record.files) {
+          if (call.files.has(file.path)) continue;
+          call.files.set(file.path, {
+            before: file.before,
+            after: file.after,
+            keepDir: file.keepDir,
+          });
+        }
+        return;
+      }
+      case 'revert-start': {
+        const call = this.calls.get(record.callId);
+        if (call) call.revertTemps = record.temps;
         return;
       }
       case 'reverted': {
-        const call = this.calls.get(entry.callId);
-        if (call) call.reverted = true;
+        const call = this.calls.get(record.callId);
+        if (call) {
+          call.reverted = true;
+          delete call.revertTemps;
+        }
+        return;
+      }
+      case 'revert-interrupted': {
+        const call = this.calls.get(record.callId);
+        if (call) delete call.revertTemps;
         return;
       }
     }
@@ -287,17 +439,35 @@ export class FileJournal implements WriteJournal {
   }
 }
 
-async function nearestExistingDir(path: string): Promise<string> {
+function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function nearestExistingDir(path: string): string {
   let dir = dirname(path);
   while (dir !== dirname(dir)) {
-    if (await lstat(dir).catch(() => undefined)) return dir;
+    if (lstatSync(dir, { throwIfNoEntry: false })) return dir;
     dir = dirname(dir);
   }
   return dir;
 }
 
-function describe(image: FileImage): string {
-  return image.kind === 'too-large'
-    ? `${image.size} bytes, above the size limit`
-    : 'not a regular file';
+/** Deletes a temp file the journal named, if it is still there and still a plain file. */
+function removeTemp(temp: string): void {
+  const stats = lstatSync(temp, { throwIfNoEntry: false });
+  if (stats?.isFile()) unlinkSync(temp);
+}
+
+/** Journals before the shared store kept their content in `<dir>/blobs` (same addressing). */
+function migrateLegacyBlobs(dir: string, objects: ObjectStore): void {
+  const legacy = join(dir, 'blobs');
+  if (!existsSync(legacy)) return;
+  for (const fan of readdirSync(legacy)) {
+    for (const name of readdirSync(join(legacy, fan))) {
+      if (!/^[0-9a-f]{64}$/.test(name) || objects.has(name)) continue;
+      ensurePrivateDir(dirname(objects.pathOf(name)));
+      renameSync(join(legacy, fan, name), objects.pathOf(name));
+    }
+  }
+  rmSync(legacy, { recursive: true, force: true });
 }

@@ -1,11 +1,11 @@
 // edit_file: replace one exact piece of text (or every occurrence with replace_all); undoable.
 import { Type } from '@sinclair/typebox';
-import { writeFileAtomic } from '../../workspace/atomic-write';
 import { defineTool, ToolError, type ToolContext } from '../tool';
 import { diffStats } from '../../workspace/diff-stats';
 import { diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
 import { guarded, pathTarget } from './guarded-path';
+import { writeThroughJournal } from './journaled-write';
 import { applyEdit } from './text-edit';
 
 const parameters = Type.Object({
@@ -36,14 +36,10 @@ export const editFileTool = defineTool({
   },
   async execute(args, ctx) {
     const planned = await plan(args, ctx);
-    const journal = ctx.services.journal;
-    await journal?.recordBefore(planned.path, ctx.callId);
     try {
-      await writeFileAtomic(planned.path, planned.after);
+      await writeThroughJournal(ctx, planned.path, planned.after);
     } catch (error) {
       throw new ToolError(`Could not write ${planned.relative}: ${(error as Error).message}`);
-    } finally {
-      await journal?.recordAfter?.(planned.path, ctx.callId);
     }
     const stats = diffStats(planned.before, planned.after);
     const times = planned.replaced === 1 ? '' : ` (${planned.replaced} occurrences)`;

@@ -1,11 +1,11 @@
 // write_file: create or overwrite a whole file, atomically, keeping its mode; undoable.
 import { Type } from '@sinclair/typebox';
-import { writeFileAtomic } from '../../workspace/atomic-write';
 import { defineTool, ToolError } from '../tool';
 import { diffStats } from '../../workspace/diff-stats';
 import { countLines, diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
 import { guarded, pathTarget } from './guarded-path';
+import { writeThroughJournal } from './journaled-write';
 
 const parameters = Type.Object({
   path: Type.String({
@@ -29,14 +29,10 @@ export const writeFileTool = defineTool({
   async execute(args, ctx) {
     const { path, relative } = await guarded(ctx, args.path, 'write');
     const before = await readTextForPreview(path, relative);
-    const journal = ctx.services.journal;
-    await journal?.recordBefore(path, ctx.callId);
     try {
-      await writeFileAtomic(path, args.content);
+      await writeThroughJournal(ctx, path, args.content);
     } catch (error) {
       throw new ToolError(`Could not write ${relative}: ${(error as Error).message}`);
-    } finally {
-      await journal?.recordAfter?.(path, ctx.callId);
     }
     if (before === undefined) return `Created ${relative} (${countLines(args.content)} lines).`;
     const stats = diffStats(before, args.content);

@@ -2,7 +2,8 @@ import { memo, useState } from 'react';
 import { printableText } from '../printable-text';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
-import { canRevert, splitChangeSummary } from '../stores/tool-changes';
+import { canRevert, commandText } from '../stores/tool-changes';
+import { changeSummaryLines, type ChangeReport } from '../../../shared/change-report';
 import { diffLineClass } from './approval-preview';
 import { TerminalSlot } from './terminal-slot';
 
@@ -24,10 +25,9 @@ export const ToolCallCard = memo(function ToolCallCard({
 }): React.JSX.Element {
   const [open, setOpen] = useState(false);
   const isShell = tool.name === 'shell';
-  const split = tool.result !== undefined ? splitChangeSummary(tool.result) : null;
   const showTerminal =
     isShell && tool.status !== 'refused' && (tool.status === 'running' || tool.outputTotal > 0);
-  const plain = isShell ? (split?.text ?? '') : (tool.result ?? tool.output);
+  const plain = isShell ? commandText(tool) : (tool.result ?? tool.output);
 
   return (
     <article className={`tool-card status-${tool.status}`} aria-label={`Tool call ${tool.name}`}>
@@ -69,29 +69,30 @@ export const ToolCallCard = memo(function ToolCallCard({
       ) : (
         plain !== '' && <pre className="tool-output">{printableText(plain)}</pre>
       )}
-      {split?.changes && <ChangeSummary text={printableText(split.changes)} />}
+      {tool.changes && <ChangeSummary report={tool.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.id} />}
     </article>
   );
 });
 
-/** "Changes on disk …: N files changed" and the files at once; the diffs on request. */
-function ChangeSummary({ text }: { text: string }): React.JSX.Element {
-  const cut = text.indexOf('\n\n');
-  const head = cut >= 0 ? text.slice(0, cut) : text;
-  const diffs = cut >= 0 ? text.slice(cut + 2) : '';
+/** "Changes on disk …: N files changed" and the files at once (names escaped); diffs on request. */
+function ChangeSummary({ report }: { report: ChangeReport }): React.JSX.Element {
+  const diffs =
+    report.kind === 'tracked' ? report.files.map((f) => f.diff).filter((d) => d !== '') : [];
   return (
     <div className="change-summary">
-      <pre>{head}</pre>
-      {diffs.trim() !== '' && (
+      <pre>{printableText(changeSummaryLines(report).join('\n'))}</pre>
+      {diffs.length > 0 && (
         <details>
           <summary>Show the diffs</summary>
           <pre className="diff">
-            {diffs.split('\n').map((line, i) => (
-              <span key={i} className={diffLineClass(line)}>
-                {line + '\n'}
-              </span>
-            ))}
+            {printableText(diffs.join('\n'))
+              .split('\n')
+              .map((line, i) => (
+                <span key={i} className={diffLineClass(line)}>
+                  {line + '\n'}
+                </span>
+              ))}
           </pre>
         </details>
       )}

@@ -1,4 +1,5 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
+import type { ChangeReport } from '../../../shared/change-report';
 import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
 import type { ApprovalAnswer, ToolEffect, Usage } from '../../../shared/tool-types';
 
@@ -31,6 +32,8 @@ export type TraceItem =
       readonly result?: string;
       readonly durationMs?: number;
       readonly provenance?: string;
+      /** What a command changed on disk, as data. */
+      readonly changes?: ChangeReport;
     }
   | (ApprovalRequestFields & {
       readonly kind: 'approval';
