@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import {
+  appendFile,
   chmod,
   mkdir,
   mkdtemp,
   readFile,
   readdir,
   realpath,
+  rename,
   rm,
   stat,
   unlink,
@@ -162,5 +166,76 @@ describe('FileJournal', () => {
     );
     const reopened = await openFileJournal({ dir: journalDir, folder });
     expect((await reopened.revert('c1')).ok).toBe(true);
+  });
+});
+
+describe('FileJournal write-ahead (issue 10 item 6)', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  /** What a crash between the intent and the completion leaves: the intent line, a temp. */
+  async function crashedWrite(rel: string, planned: string, renamed: boolean): Promise<string> {
+    await journal.write(p('seed.txt'), 'seed', 'x'); // The journal's own files exist.
+    const before = await journal.objects.putFile(p(rel));
+    const temp = join(folder, `.${rel}.tandem-0123456789ab.tmp`);
+    await writeFile(temp, planned);
+    const intent = {
+      type: 'write-intent',
+      seq: 9,
+      callId: 'c1',
+      path: p(rel),
+      before: { kind: 'file', sha256: before!.sha256, size: before!.size, mode: 0o644 },
+      planned: { sha256: sha(planned), size: planned.length },
+      temp,
+    };
+    await appendFile(join(journalDir, 'journal.jsonl'), JSON.stringify(intent) + '\n');
+    if (renamed) await rename(temp, p(rel));
+    return temp;
+  }
+
+  it('completes a write that reached the disk, so it can be reverted', async () => {
+    await writeFile(p('a.txt'), 'old\n');
+    await chmod(p('a.txt'), 0o644);
+    await crashedWrite('a.txt', 'new\n', true);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(await reopened.reconcile()).toEqual([
+      { kind: 'write', callId: 'c1', path: p('a.txt'), outcome: 'completed' },
+    ]);
+    expect(await reopened.revert('c1')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('old\n');
+  });
+
+  it('drops a write that never happened and deletes its temp file', async () => {
+    await writeFile(p('a.txt'), 'old\n');
+    await chmod(p('a.txt'), 0o644);
+    const temp = await crashedWrite('a.txt', 'new\n', false);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(await reopened.reconcile()).toEqual([
+      { kind: 'write', callId: 'c1', path: p('a.txt'), outcome: 'not-run' },
+    ]);
+    expect(existsSync(temp)).toBe(false);
+    expect(reopened.hasChanges('c1')).toBe(false);
+    expect(await read('a.txt')).toBe('old\n');
+    // Settled for good: the next open finds nothing to do.
+    expect(await (await openFileJournal({ dir: journalDir, folder })).reconcile()).toEqual([]);
+  });
+
+  it('skips lines that are not records (a null line, garbage) and says how many', async () => {
+    await change('c1', 'a.txt', 'x');
+    await appendFile(join(journalDir, 'journal.jsonl'), 'null\n[1,2]\n{"type":"before"}\n');
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(reopened.skippedLines).toBe(3);
+    expect((await reopened.revert('c1')).ok).toBe(true);
+  });
+
+  it('never hands out a sequence number twice, across reopenings', async () => {
+    await change('c1', 'a.txt', 'x');
+    await (await openFileJournal({ dir: journalDir, folder })).write(p('b.txt'), 'c2', 'y');
+    await (await openFileJournal({ dir: journalDir, folder })).beginCommand('c3');
+    const seqs = (await readFile(join(journalDir, 'journal.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { seq?: number }).seq)
+      .filter((seq) => seq !== undefined);
+    expect(new Set(seqs).size).toBe(seqs.length);
   });
 });
