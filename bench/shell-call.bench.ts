@@ -4,7 +4,8 @@
 // same run. The change tracking's own share (the look before and the look after) is timed apart.
 // Also: preparing the index when a session opens, the first command, the walk fallback, and a
 // 450 MB file with one appended line (time and peak RSS).
-// Run: npm run bench:shell-call (npx tsx bench/shell-call.bench.ts); BIG_MB=0 skips the big file.
+// Run: npm run bench:shell-call (npx tsx bench/shell-call.bench.ts); BIG_MB=0 skips the big file,
+// BIG_ONLY=1 measures only it.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, open, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -193,12 +194,13 @@ async function main(): Promise<void> {
   // shows what tracking adds.
   await classifyCommand(COMMAND, os.tmpdir());
   const rows: string[] = [];
-  for (const files of [20, 10_000]) {
+  const bigOnly = process.env.BIG_ONLY === '1';
+  for (const files of bigOnly ? [] : [20, 10_000]) {
     await measure(files, NO_SANDBOX, true, rows);
     if (sandbox.available) await measure(files, sandbox, true, rows);
     else rows.push(`| ${files} files, bwrap | not measured: ${sandbox.description} |`);
   }
-  await measure(10_000, NO_SANDBOX, false, rows);
+  if (!bigOnly) await measure(10_000, NO_SANDBOX, false, rows);
   const bigMb = Number(process.env.BIG_MB ?? 450);
   console.log(
     `Command: \`${COMMAND}\`; ${RUNS} runs after 3 warm-up calls; ${os.cpus().length} cores, Node ${process.version}, ${os.platform()} ${os.release()}\n`,

@@ -19,6 +19,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderChangeNote, type ChangeReport } from '../../shared/change-report';
 import { ChangeTracker } from './change-tracker';
 import { openFileJournal } from './file-journal';
+import { BIG_FILE_BYTES } from './object-store';
 
 let base = '';
 let folder = '';
@@ -268,6 +269,33 @@ describe.each<Mode>(['watch', 'walk'])('ChangeTracker (%s)', (mode) => {
       'build/ (ignored by .gitignore; with it the project would pass the tracking cap of 20 files / 1.0 GB)',
     ]);
     expect(renderChangeNote(changes)).toContain('Not tracked: build/ (ignored by .gitignore;');
+  });
+
+  it('compares a file above the size cap by hash and size, without a diff, and reverts it', async () => {
+    const line = `${'z'.repeat(1023)}\n`;
+    const big = Buffer.from(line.repeat(BIG_FILE_BYTES / 1024 + 512)); // Over the cap.
+    await writeFile(join(folder, 'big.log'), big);
+    const { shadow } = await tracker(mode);
+    await shadow.snapshotBefore('sh1');
+    runCommand('echo one more line >> big.log');
+    const changes = tracked(await shadow.changesSince('sh1'));
+    expect(changes.files).toEqual([
+      {
+        path: 'big.log',
+        status: 'modified',
+        added: 0,
+        removed: 0,
+        content: 'big',
+        sizeBefore: big.length,
+        sizeAfter: big.length + 14,
+        diff: '',
+      },
+    ]);
+    expect(renderChangeNote(changes)).toContain(
+      'modified big.log (8.5 MB → 8.5 MB; above the diff size cap, compared by hash)',
+    );
+    expect(await shadow.revert('sh1')).toMatchObject({ ok: true });
+    expect(Buffer.compare(await readFile(join(folder, 'big.log')), big)).toBe(0);
   });
 
   it('says when no snapshot was taken', async () => {

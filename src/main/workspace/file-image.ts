@@ -13,6 +13,7 @@ import {
   rmdirSync,
   symlinkSync,
   unlinkSync,
+  type Stats,
 } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { ConfinementError, CREATE_NEW_FILE, confinedLstat, confinedParent } from './confined-path';
@@ -29,7 +30,7 @@ export type FileImage =
 
 /** The current state of `abs`, or why it cannot be looked at safely. */
 export type CurrentImage =
-  | { readonly ok: true; readonly image: FileImage }
+  | { readonly ok: true; readonly image: FileImage; readonly stats?: Stats }
   | { readonly ok: false; readonly reason: string };
 
 /** Looks at `abs` now; with `keep`, a file's content is stored so it can be restored later. */
@@ -54,6 +55,7 @@ export async function captureImage(
   if (!stored) return { ok: false, reason: `${abs} changed while it was being read` };
   return {
     ok: true,
+    stats: stored.stats,
     image: {
       kind: 'file',
       sha256: stored.sha256,
@@ -61,6 +63,28 @@ export async function captureImage(
       mode: stored.stats.mode & 0o7777,
     },
   };
+}
+
+/**
+ * Whether `abs` is still the file looked at as `seen` (same inode, size, times and mode): a check
+ * that needs no second read of a big file.
+ */
+export function unchangedSince(root: string, abs: string, seen: Stats): boolean {
+  let now: Stats | undefined;
+  try {
+    now = confinedLstat(root, abs);
+  } catch {
+    return false;
+  }
+  return (
+    now !== undefined &&
+    now.isFile() &&
+    now.ino === seen.ino &&
+    now.size === seen.size &&
+    now.mtimeMs === seen.mtimeMs &&
+    now.ctimeMs === seen.ctimeMs &&
+    now.mode === seen.mode
+  );
 }
 
 export function sameImage(a: FileImage, b: FileImage): boolean {

@@ -6,7 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { ConfinementError } from './confined-path';
-import { captureImage, relativeName, restoreImage, sameImage, type FileImage } from './file-image';
+import type { Stats } from 'node:fs';
+import {
+  captureImage,
+  relativeName,
+  restoreImage,
+  sameImage,
+  unchangedSince,
+  type FileImage,
+} from './file-image';
 import type { CallRecord, PathRecord } from './file-journal';
 import type { JournalRecord } from './journal-records';
 import type { ObjectStore } from './object-store';
@@ -56,7 +64,7 @@ export async function revertCall(
   const { folder, objects } = deps;
   const conflicts: string[] = [];
   const blocked: string[] = [];
-  const work: [string, PathRecord][] = [];
+  const work: [string, PathRecord, Stats | undefined][] = [];
   for (const [path, record] of call.files) {
     const current = await captureImage(folder, path, objects, false);
     if (!current.ok) {
@@ -70,7 +78,7 @@ export async function revertCall(
       );
     }
     if (!record.after || !sameImage(current.image, record.after)) conflicts.push(path);
-    else work.push([path, record]);
+    else work.push([path, record, current.stats]);
   }
   if (blocked.length > 0) {
     return fail(
@@ -93,7 +101,7 @@ export async function revertCall(
   }
   deps.append({ type: 'revert-start', callId, temps: [...temps.values()] }, true);
   const files: RevertedFile[] = [];
-  for (const [path, record] of work) {
+  for (const [path, record, seen] of work) {
     const stop = (why: string): RevertResult => {
       deps.append({ type: 'revert-interrupted', callId }, false);
       const done = files.length > 0 ? ` ${describeDone(folder, files)}` : ' Nothing was changed.';
@@ -105,11 +113,14 @@ export async function revertCall(
         restored: files,
       };
     };
-    // Once more right before the write: it must still be exactly what the call left.
-    const now = await captureImage(folder, path, objects, false);
-    if (!now.ok) return stop(now.reason);
-    if (!record.after || !sameImage(now.image, record.after)) {
-      return stop('it changed again while undo was running, so it was left as it is');
+    // Once more right before the write: it must still be exactly what the call left (a file
+    // whose stat is as it was need not be read again).
+    if (!seen || !unchangedSince(folder, path, seen)) {
+      const now = await captureImage(folder, path, objects, false);
+      if (!now.ok) return stop(now.reason);
+      if (!record.after || !sameImage(now.image, record.after)) {
+        return stop('it changed again while undo was running, so it was left as it is');
+      }
     }
     try {
       const action = await restoreImage(folder, path, record.before, objects, record.keepDir, {
