@@ -189,6 +189,8 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
+  // Another Tandem process owns the project: say who, once, before the run.
+  if (workspace.readOnly) io.stderr.write(`tandem run: ${workspace.readOnly}\n`);
 
   agent.onEvent(createEventPrinter(io, flags.json));
   let finishMessage = '';

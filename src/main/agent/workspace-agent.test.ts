@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowAll, makeTempDir } from '../../test-support/agent-harness';
 import { startScriptedOpenAIServer } from '../../test-support/scripted-openai-server';
 import { projectDataDir } from '../store/data-dir';
+import { acquireProjectLock } from '../workspace/project-lock';
 import { createOpenAIProvider } from './provider';
 import { openWorkspaceAgent, type WorkspaceAgent } from './workspace-agent';
 
@@ -138,5 +139,48 @@ describe('workspace agent', () => {
     expect(await second.revertCall('call_0')).toMatchObject({ ok: true });
     expect(existsSync(join(folder, 'made.txt'))).toBe(false);
     expect(await readFile(join(folder, 'keep.txt'), 'utf8')).toBe('kept\n');
+  });
+
+  it('opens read-only, saying who holds it, when another process owns the project', async () => {
+    const folder = await realpath(await makeTempDir('wa-proj'));
+    const dataDir = await makeTempDir('wa-data');
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await writeFile(join(folder, 'a.txt'), 'original\n');
+    // Another owner (held here; the lock cannot tell a second process from a second open).
+    const held = await acquireProjectLock(projectDataDir(dataDir, folder));
+    if (held.kind !== 'owner') throw new Error('could not take the lock');
+    cleanups.push(() => held.release());
+    const server = await startScriptedOpenAIServer({
+      turns: [
+        {
+          toolCalls: [
+            {
+              id: 'call_0',
+              name: 'write_file',
+              arguments: { path: 'a.txt', content: 'changed\n' },
+            },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    cleanups.push(() => server.close());
+    const workspace = await openWorkspaceAgent({
+      folder,
+      dataDir,
+      gate: allowAll,
+      provider: createOpenAIProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' }),
+    });
+    cleanups.push(() => workspace.close());
+    const holder = new RegExp(`open in another Tandem process \\(pid ${process.pid} on `);
+    expect(workspace.readOnly).toMatch(holder);
+    const results: string[] = [];
+    workspace.agent.onEvent((e) => void (e.type === 'tool-result' && results.push(e.output)));
+    expect(await workspace.agent.startRun('write').done).toBe('done');
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatch(/^Not run: This project is open in another Tandem process/);
+    expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('original\n');
+    expect(await workspace.revertCall('call_0')).toMatchObject({ ok: false });
   });
 });

@@ -298,6 +298,25 @@ describe.each<Mode>(['watch', 'walk'])('ChangeTracker (%s)', (mode) => {
     expect(Buffer.compare(await readFile(join(folder, 'big.log')), big)).toBe(0);
   });
 
+  it('keeps two commands of one process apart: the second waits until the first is measured', async () => {
+    const { shadow } = await tracker(mode);
+    const order: string[] = [];
+    expect(await shadow.snapshotBefore('A')).toEqual({ ok: true });
+    const b = shadow.snapshotBefore('B').then((result) => {
+      order.push('B before');
+      return result;
+    });
+    runCommand('echo a > a-only.txt');
+    const a = tracked(await shadow.changesSince('A'));
+    order.push('A after');
+    expect(await b).toEqual({ ok: true });
+    runCommand('echo b > b-only.txt');
+    const second = tracked(await shadow.changesSince('B'));
+    expect(order).toEqual(['A after', 'B before']);
+    expect(a.files.map((f) => f.path)).toEqual(['a-only.txt']);
+    expect(second.files.map((f) => f.path)).toEqual(['b-only.txt']);
+  });
+
   it('says when no snapshot was taken', async () => {
     const { shadow } = await tracker(mode);
     expect(await shadow.changesSince('never')).toMatchObject({
