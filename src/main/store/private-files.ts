@@ -12,7 +12,8 @@ import {
   openSync,
   readdirSync,
 } from 'node:fs';
-import { chmod, lstat, readdir } from 'node:fs/promises';
+import { chmod, lstat, readdir, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -40,6 +41,36 @@ export function openPrivateFile(path: string, flags: string | number): number {
 /** Creates a file the way `openPrivateFile` does and closes it (for a rename target's temp). */
 export function touchPrivateFile(path: string): void {
   closeSync(openPrivateFile(path, 'a'));
+}
+
+let tempCounter = 0;
+
+/** Writes a data-folder file beside itself and renames it into place, 0600 whatever the umask. */
+export async function writePrivateFileAtomic(
+  file: string,
+  content: string | Uint8Array,
+): Promise<void> {
+  ensurePrivateDir(dirname(file));
+  const temp = `${file}.${process.pid}.${++tempCounter}.tmp`;
+  await writeFile(temp, content, { mode: PRIVATE_FILE_MODE });
+  await chmod(temp, PRIVATE_FILE_MODE);
+  await rename(temp, file);
+}
+
+/**
+ * Tightens the data folder itself and what lies directly in it (settings, keys). Refuses folders
+ * that are plainly not Tandem's own (the root, the home folder, a sticky shared folder like /tmp),
+ * which a mistyped TANDEM_HOME could name.
+ */
+export function tightenDataRoot(dataDir: string): void {
+  const stats = lstatSync(dataDir, { throwIfNoEntry: false });
+  if (!stats?.isDirectory() || (stats.mode & 0o1000) !== 0) return;
+  if (dataDir === '/' || dataDir === homedir()) return;
+  if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) return;
+  tightenPrivateDirSync(dataDir);
+  const projects = join(dataDir, 'projects');
+  if (lstatSync(projects, { throwIfNoEntry: false })?.isDirectory())
+    tightenPrivateDirSync(projects);
 }
 
 /**

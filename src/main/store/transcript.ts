@@ -3,7 +3,6 @@
 import {
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -13,6 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import type { RunEvent } from '../../shared/events';
 import { projectDataDir } from './data-dir';
+import { ensurePrivateDir, openPrivateFile } from './private-files';
 
 export type TranscriptLine =
   | { readonly kind: 'event'; readonly at: number; readonly event: RunEvent }
@@ -40,9 +40,9 @@ export class TranscriptWriter {
   private fd: number | undefined;
 
   constructor(readonly file: string) {
-    mkdirSync(dirname(file), { recursive: true });
+    ensurePrivateDir(dirname(file));
     const torn = !endsWithNewline(file);
-    this.fd = openSync(file, 'a');
+    this.fd = openPrivateFile(file, 'a');
     // After a crash the last line may be torn; start ours on a fresh line so both stay apart.
     if (torn) writeSync(this.fd, '\n');
   }

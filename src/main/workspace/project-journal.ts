@@ -7,7 +7,12 @@ import { existsSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectDataDir } from '../store/data-dir';
-import { ensurePrivateDir, tightenPrivateTree, touchPrivateFile } from '../store/private-files';
+import {
+  ensurePrivateDir,
+  tightenDataRoot,
+  tightenPrivateTree,
+  touchPrivateFile,
+} from '../store/private-files';
 import { ChangeTracker } from './change-tracker';
 import { FileJournal } from './file-journal';
 import { acquireProjectLock, type LockOptions } from './project-lock';
@@ -72,6 +77,7 @@ export async function openProjectJournal(options: ProjectJournalOptions): Promis
 
 async function create(projectDir: string, options: ProjectJournalOptions): Promise<Shared> {
   ensurePrivateDir(projectDir);
+  tightenDataRoot(options.dataDir);
   const lock = await acquireProjectLock(projectDir, options.lock);
   const readOnly = lock.kind === 'held' ? lock.message : undefined;
   const journal = new FileJournal({
