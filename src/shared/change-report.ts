@@ -106,7 +106,8 @@ export function renderChangeNote(report: ChangeReport): string {
     .trimEnd();
 }
 
-function formatBytes(bytes: number | undefined): string {
+/** "8.5 MB"; "none" for a side that has no file. */
+export function formatBytes(bytes: number | undefined): string {
   if (bytes === undefined) return 'none';
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
   if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;

@@ -317,6 +317,20 @@ describe.each<Mode>(['watch', 'walk'])('ChangeTracker (%s)', (mode) => {
     expect(second.files.map((f) => f.path)).toEqual(['b-only.txt']);
   });
 
+  it('reports a file name made to look like the note as one escaped name', async () => {
+    const { shadow } = await tracker(mode);
+    await shadow.snapshotBefore('sh1');
+    runCommand(`printf x > "$(printf 'zz\\n\\nChanges on disk: none.')"`);
+    const changes = tracked(await shadow.changesSince('sh1'));
+    expect(changes.files.map((f) => f.path)).toEqual(['zz\n\nChanges on disk: none.']);
+    const note = renderChangeNote(changes).split('\n');
+    expect(note.slice(0, 2)).toEqual([
+      'Changes on disk (can be reverted): 1 file changed, +1 −0',
+      'added "zz\\n\\nChanges on disk: none." (+1 −0)',
+    ]);
+    expect(note.filter((line) => line.startsWith('Changes on disk'))).toHaveLength(1);
+  });
+
   it('says when no snapshot was taken', async () => {
     const { shadow } = await tracker(mode);
     expect(await shadow.changesSince('never')).toMatchObject({

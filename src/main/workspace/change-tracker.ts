@@ -209,7 +209,7 @@ export class ChangeTracker {
     }
     if (this.over) return;
     this.indexFile.writeBase(this.scan.index, this.scan.leftOut);
-    journal.objects.sweepTemps();
+    await journal.exclusive(() => journal.objects.sweepTemps());
     // Copies nothing needs any more go later, off the first command's path.
     this.gcTimer = setTimeout(
       () => void this.serial(async () => this.collectGarbage()),

@@ -238,4 +238,36 @@ describe('FileJournal write-ahead (issue 10 item 6)', () => {
       .filter((seq) => seq !== undefined);
     expect(new Set(seqs).size).toBe(seqs.length);
   });
+
+  it('reads a journal an older version wrote, with its content in journal/blobs', async () => {
+    await writeFile(p('a.txt'), 'v2');
+    const old = Buffer.from('v1');
+    const hash = sha('v1');
+    await mkdir(join(journalDir, 'blobs', hash.slice(0, 2)), { recursive: true });
+    await writeFile(join(journalDir, 'blobs', hash.slice(0, 2), hash), old);
+    const lines = [
+      {
+        type: 'before',
+        seq: 1,
+        callId: 'old',
+        path: p('a.txt'),
+        image: { kind: 'file', sha256: hash, size: 2, mode: 0o644 },
+      },
+      {
+        type: 'after',
+        callId: 'old',
+        path: p('a.txt'),
+        image: { kind: 'file', sha256: sha('v2'), size: 2, mode: 0o644 },
+      },
+    ];
+    await writeFile(
+      join(journalDir, 'journal.jsonl'),
+      lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+    );
+    await chmod(p('a.txt'), 0o644);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(existsSync(join(journalDir, 'blobs'))).toBe(false);
+    expect(await reopened.revert('old')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('v1');
+  });
 });

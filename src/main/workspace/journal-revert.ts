@@ -15,7 +15,7 @@ import {
   unchangedSince,
   type FileImage,
 } from './file-image';
-import type { CallRecord, PathRecord } from './file-journal';
+import type { CallRecord, PathRecord } from './journal-state';
 import type { JournalRecord } from './journal-records';
 import type { ObjectStore } from './object-store';
 

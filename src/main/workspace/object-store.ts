@@ -122,6 +122,19 @@ export class ObjectStore {
     }
   }
 
+  /** Moves objects an older version kept in `legacy` (same addressing) into this store. */
+  adoptLegacy(legacy: string): void {
+    if (!existsSync(legacy)) return;
+    for (const fan of readdirSync(legacy)) {
+      for (const name of readdirSync(join(legacy, fan))) {
+        if (!/^[0-9a-f]{64}$/.test(name) || this.has(name)) continue;
+        ensurePrivateDir(join(this.root, name.slice(0, 2)));
+        renameSync(join(legacy, fan, name), this.pathOf(name));
+      }
+    }
+    rmSync(legacy, { recursive: true, force: true });
+  }
+
   /** Deletes temps a crash left behind. */
   sweepTemps(): number {
     let removed = 0;

@@ -1,8 +1,9 @@
 // One entry of the change tracker's index: what a path was at the last look (stat fields to tell
 // cheaply whether it changed, and for files the content's object id). Symlinks are recorded as
 // links (their target), never followed; folders are kept for structure, not reported as changes.
-import type { Stats } from 'node:fs';
+import { readlinkSync, type Stats } from 'node:fs';
 import type { FileImage } from './file-image';
+import type { ObjectStore } from './object-store';
 
 export type TreeEntry =
   | {
@@ -98,4 +99,51 @@ export function parseEntry(value: unknown): TreeEntry | undefined {
     default:
       return undefined;
   }
+}
+
+export type ReadEntry =
+  | { readonly kind: 'entry'; readonly entry: TreeEntry }
+  /** Gone, or not a file or symlink (FIFOs, sockets, devices are not tracked, never opened). */
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+/** Reads a path whose stat changed: a file's content into the store, a symlink's target. */
+export async function readEntry(
+  abs: string,
+  stats: Stats,
+  lookedAt: number,
+  objects: ObjectStore,
+): Promise<ReadEntry> {
+  if (stats.isSymbolicLink()) {
+    try {
+      const target = readlinkSync(abs);
+      const { mtimeMs, ctimeMs, ino } = stats;
+      return { kind: 'entry', entry: { kind: 'symlink', target, mtimeMs, ctimeMs, ino } };
+    } catch {
+      return { kind: 'none' };
+    }
+  }
+  if (!stats.isFile()) return { kind: 'none' };
+  let stored;
+  try {
+    stored = await objects.putFile(abs);
+  } catch (error) {
+    return {
+      kind: 'unreadable',
+      reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+    };
+  }
+  if (!stored) return { kind: 'none' };
+  const s = stored.stats;
+  const entry: TreeEntry = {
+    kind: 'file',
+    size: stored.size,
+    mtimeMs: s.mtimeMs,
+    ctimeMs: s.ctimeMs,
+    ino: s.ino,
+    mode: s.mode & 0o7777,
+    sha256: stored.sha256,
+    ...(!stored.stable || isRacy(s, lookedAt) ? { racy: true as const } : {}),
+  };
+  return { kind: 'entry', entry };
 }

@@ -4,11 +4,13 @@
 // store what they read in the object store, and return what changed since the previous look.
 // Symlinks are recorded as links and never followed; `.git` folders and Tandem's own data are
 // skipped; FIFOs, sockets and devices are not tracked. Caps are counted as the walk goes.
-import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { formatBytes } from '../../shared/change-report';
 import type { GitignoreRules } from './gitignore-rules';
 import type { ObjectStore } from './object-store';
-import { isRacy, sameStat, type TreeEntry } from './tree-entry';
+import { readEntry, sameStat, type TreeEntry } from './tree-entry';
+import { TreeIndex, type ScanOutcome, type TreeChange } from './tree-index';
 import type { TreeWatch } from './tree-watch';
 
 export interface ScanLimits {
@@ -16,31 +18,15 @@ export interface ScanLimits {
   readonly maxBytes: number;
 }
 
-export interface TreeChange {
-  readonly before: TreeEntry | undefined;
-  readonly after: TreeEntry | undefined;
-}
-
-export interface ScanOutcome {
-  /** Path (relative, `/`) → first and last state seen in this look. */
-  readonly changes: Map<string, TreeChange>;
-  /** Folders newly left out in this look, with the reason. */
-  readonly leftOut: Map<string, string>;
-}
-
 /** Thrown when the part of the project that is not ignored is larger than the caps. */
+export type { ScanOutcome, TreeChange } from './tree-index';
+
 export class OverCapError extends Error {}
 
 const YIELD_EVERY = 500;
 
 export class TreeScan {
-  readonly index = new Map<string, TreeEntry>();
-  /** Folders not tracked (over the cap), with the reason. */
-  readonly leftOut = new Map<string, string>();
-  /** Files and folders that could not be read, with the reason (stated in every report). */
-  readonly unreadable = new Map<string, string>();
-  private files = 0;
-  private bytes = 0;
+  private readonly tree: TreeIndex;
   private work = 0;
   /** During a walk: the index as it was, to reuse entries whose stat did not change. */
   private prior: Map<string, TreeEntry> | undefined;
@@ -53,20 +39,34 @@ export class TreeScan {
     /** Relative paths never walked (Tandem's own data when it lies inside the project). */
     private readonly skip: ReadonlySet<string>,
     private readonly watch: TreeWatch | undefined,
-  ) {}
+  ) {
+    this.tree = new TreeIndex(watch);
+  }
+
+  get index(): ReadonlyMap<string, TreeEntry> {
+    return this.tree.entries;
+  }
+
+  /** Folders not tracked (over the cap), with the reason. */
+  get leftOut(): ReadonlyMap<string, string> {
+    return this.tree.leftOut;
+  }
+
+  /** Files and folders that could not be read, with the reason (stated in every report). */
+  get unreadable(): ReadonlyMap<string, string> {
+    return this.tree.unreadable;
+  }
 
   get counts(): { files: number; bytes: number } {
-    return { files: this.files, bytes: this.bytes };
+    return { files: this.tree.files, bytes: this.tree.bytes };
   }
 
   /** Replaces the index with a loaded one (its objects are in the store). */
   adopt(entries: ReadonlyMap<string, TreeEntry>, leftOut: ReadonlyMap<string, string>): void {
-    this.index.clear();
-    this.files = 0;
-    this.bytes = 0;
-    for (const [rel, entry] of entries) this.set(rel, entry, undefined);
-    this.leftOut.clear();
-    for (const [rel, reason] of leftOut) this.leftOut.set(rel, reason);
+    this.tree.clear();
+    for (const [rel, entry] of entries) this.tree.set(rel, entry, undefined);
+    this.tree.leftOut.clear();
+    for (const [rel, reason] of leftOut) this.tree.leftOut.set(rel, reason);
   }
 
   /**
@@ -74,12 +74,10 @@ export class TreeScan {
    * OverCapError); ignored folders follow while they fit, and the rest are left out, stated.
    */
   async full(): Promise<ScanOutcome> {
-    const prior = new Map(this.index);
-    this.index.clear();
-    this.files = 0;
-    this.bytes = 0;
-    this.leftOut.clear();
-    this.unreadable.clear();
+    const prior = new Map(this.tree.entries);
+    this.tree.clear();
+    this.tree.leftOut.clear();
+    this.tree.unreadable.clear();
     this.prior = prior;
     try {
       const deferred: string[] = [];
@@ -95,20 +93,18 @@ export class TreeScan {
       }
       const changes = new Map<string, TreeChange>();
       for (const [rel, before] of prior) {
-        if (this.leftOutAbove(rel) !== undefined) continue; // Left out is not deleted.
-        const after = this.index.get(rel);
+        if (this.tree.leftOutAbove(rel) !== undefined) continue; // Left out is not deleted.
+        const after = this.tree.entries.get(rel);
         if (after !== before) changes.set(rel, { before, after });
       }
-      for (const [rel, after] of this.index) {
+      for (const [rel, after] of this.tree.entries) {
         if (!prior.has(rel)) changes.set(rel, { before: undefined, after });
       }
       return { changes, leftOut };
     } catch (error) {
       if (error instanceof OverCapError) {
         this.watch?.removeUnder('');
-        this.index.clear();
-        this.files = 0;
-        this.bytes = 0;
+        this.tree.clear();
       }
       throw error;
     } finally {
@@ -132,15 +128,15 @@ export class TreeScan {
         continue;
       }
       if (this.isSkipped(rel)) continue;
-      const left = this.leftOutAbove(rel);
+      const left = this.tree.leftOutAbove(rel);
       if (left !== undefined) {
         if (left !== rel || lstatSync(this.abs(rel), { throwIfNoEntry: false })?.isDirectory())
           continue;
-        this.leftOut.delete(rel); // The left-out folder went away: tracked again if it returns.
+        this.tree.leftOut.delete(rel); // The left-out folder went away: tracked again if it returns.
       }
       const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-      if (parent !== '' && this.index.get(parent)?.kind !== 'dir') {
-        this.removeTree(rel, outcome); // Its folder is gone or is not a real folder any more.
+      if (parent !== '' && this.tree.entries.get(parent)?.kind !== 'dir') {
+        this.tree.removeTree(rel, outcome); // Its folder is gone or is not a real folder any more.
         continue;
       }
       await this.look(rel, outcome, lookedAt, true);
@@ -150,7 +146,7 @@ export class TreeScan {
 
   capMessage(): string {
     return (
-      `The project is ${formatBytes(this.bytes)} in ${this.files} files (not counting what .gitignore excludes), ` +
+      `The project is ${formatBytes(this.tree.bytes)} in ${this.tree.files} files (not counting what .gitignore excludes), ` +
       `above the snapshot cap of ${formatBytes(this.limits.maxBytes)} / ${this.limits.maxFiles} files`
     );
   }
@@ -168,13 +164,13 @@ export class TreeScan {
     } catch {
       stats = undefined; // ENOTDIR and the like: not there as far as tracking goes.
     }
-    const old = this.index.get(rel);
+    const old = this.tree.entries.get(rel);
     if (!stats) {
-      this.removeTree(rel, outcome);
+      this.tree.removeTree(rel, outcome);
       return;
     }
     if (stats.isDirectory()) {
-      if (old && old.kind !== 'dir') this.set(rel, undefined, outcome);
+      if (old && old.kind !== 'dir') this.tree.set(rel, undefined, outcome);
       // A folder named by the watch was made, moved, replaced or re-attributed: look inside again.
       if (rescanFolders || old?.kind !== 'dir' || old.ino !== stats.ino) {
         this.watch?.removeUnder(rel);
@@ -182,9 +178,9 @@ export class TreeScan {
       }
       return;
     }
-    if (old?.kind === 'dir') this.removeTree(rel, outcome);
+    if (old?.kind === 'dir') this.tree.removeTree(rel, outcome);
     const entry = await this.entryFor(rel, stats, lookedAt);
-    this.set(rel, entry, outcome);
+    this.tree.set(rel, entry, outcome);
   }
 
   /** Reads what changed: a file's content into the store, a symlink's target. */
@@ -193,48 +189,13 @@ export class TreeScan {
     stats: Stats,
     lookedAt: number,
   ): Promise<TreeEntry | undefined> {
-    const old = (this.prior ?? this.index).get(rel);
+    const old = (this.prior ?? this.tree.entries).get(rel);
     if (sameStat(old, stats)) return old;
-    if (stats.isSymbolicLink()) {
-      let target: string;
-      try {
-        target = readlinkSync(this.abs(rel));
-      } catch {
-        return undefined;
-      }
-      return {
-        kind: 'symlink',
-        target,
-        mtimeMs: stats.mtimeMs,
-        ctimeMs: stats.ctimeMs,
-        ino: stats.ino,
-      };
-    }
-    if (!stats.isFile()) return undefined; // FIFOs, sockets, devices: not tracked, never opened.
-    let stored;
-    try {
-      stored = await this.objects.putFile(this.abs(rel));
-    } catch (error) {
-      this.unreadable.set(
-        rel,
-        `${rel} (cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      );
-      return undefined;
-    }
-    this.unreadable.delete(rel);
-    if (!stored) return undefined;
-    const s = stored.stats;
-    const entry: TreeEntry = {
-      kind: 'file',
-      size: stored.size,
-      mtimeMs: s.mtimeMs,
-      ctimeMs: s.ctimeMs,
-      ino: s.ino,
-      mode: s.mode & 0o7777,
-      sha256: stored.sha256,
-      ...(!stored.stable || isRacy(s, lookedAt) ? { racy: true as const } : {}),
-    };
-    return entry;
+    const read = await readEntry(this.abs(rel), stats, lookedAt, this.objects);
+    if (read.kind === 'unreadable')
+      this.tree.unreadable.set(rel, `${rel} (cannot be read: ${read.reason})`);
+    else this.tree.unreadable.delete(rel);
+    return read.kind === 'entry' ? read.entry : undefined;
   }
 
   /**
@@ -251,9 +212,9 @@ export class TreeScan {
     let names: string[];
     try {
       names = readdirSync(this.abs(rel));
-      this.unreadable.delete(rel);
+      this.tree.unreadable.delete(rel);
     } catch (error) {
-      this.unreadable.set(
+      this.tree.unreadable.set(
         rel,
         `${rel || '.'}/ (cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
@@ -276,16 +237,16 @@ export class TreeScan {
           deferred.push(child);
           continue;
         }
-        const old = this.index.get(child);
-        if (old && old.kind !== 'dir') this.set(child, undefined, outcome);
-        this.set(child, { kind: 'dir', ino: stats.ino }, outcome);
+        const old = this.tree.entries.get(child);
+        if (old && old.kind !== 'dir') this.tree.set(child, undefined, outcome);
+        this.tree.set(child, { kind: 'dir', ino: stats.ino }, outcome);
         if (!(await this.walk(child, lookedAt, deferred, outcome))) return false;
         continue;
       }
       const entry = await this.entryFor(child, stats, lookedAt);
       if (!entry) continue;
-      if (this.index.get(child)?.kind === 'dir') this.removeTree(child, outcome);
-      this.set(child, entry, outcome);
+      if (this.tree.entries.get(child)?.kind === 'dir') this.tree.removeTree(child, outcome);
+      this.tree.set(child, entry, outcome);
       if (this.overCap()) return false;
     }
     return true;
@@ -302,14 +263,14 @@ export class TreeScan {
     lookedAt: number,
     outcome: ScanOutcome | undefined,
   ): Promise<string | undefined> {
-    const old = this.index.get(rel);
-    if (old && old.kind !== 'dir') this.set(rel, undefined, outcome);
-    this.set(rel, { kind: 'dir', ino: stats.ino }, outcome);
+    const old = this.tree.entries.get(rel);
+    if (old && old.kind !== 'dir') this.tree.set(rel, undefined, outcome);
+    this.tree.set(rel, { kind: 'dir', ino: stats.ino }, outcome);
     const fits = await this.walk(rel, lookedAt, undefined, outcome);
     if (fits && !this.overCap()) return undefined;
     this.watch?.removeUnder(rel);
-    for (const path of [...this.index.keys()]) {
-      if (path === rel || path.startsWith(`${rel}/`)) this.set(path, undefined, undefined);
+    for (const path of [...this.tree.entries.keys()]) {
+      if (path === rel || path.startsWith(`${rel}/`)) this.tree.set(path, undefined, undefined);
     }
     if (outcome) {
       for (const path of [...outcome.changes.keys()]) {
@@ -321,7 +282,7 @@ export class TreeScan {
     const reason =
       `${rel}/ (${ignored ? 'ignored by .gitignore; ' : ''}with it the project would pass the ` +
       `tracking cap of ${this.limits.maxFiles} files / ${formatBytes(this.limits.maxBytes)})`;
-    this.leftOut.set(rel, reason);
+    this.tree.leftOut.set(rel, reason);
     return reason;
   }
 
@@ -334,10 +295,10 @@ export class TreeScan {
   ): Promise<void> {
     // Start from nothing below it: what is found is re-added (unchanged entries compare equal).
     const prior = new Map<string, TreeEntry>();
-    for (const [path, entry] of this.index) {
+    for (const [path, entry] of this.tree.entries) {
       if (path.startsWith(`${rel}/`)) prior.set(path, entry);
     }
-    for (const path of prior.keys()) this.set(path, undefined, outcome);
+    for (const path of prior.keys()) this.tree.set(path, undefined, outcome);
     const saved = this.prior;
     this.prior = prior;
     try {
@@ -349,7 +310,7 @@ export class TreeScan {
   }
 
   private overCap(): boolean {
-    return this.files > this.limits.maxFiles || this.bytes > this.limits.maxBytes;
+    return this.tree.files > this.limits.maxFiles || this.tree.bytes > this.limits.maxBytes;
   }
 
   /** The root itself was reported without a name: compare its listing with the index. */
@@ -361,60 +322,15 @@ export class TreeScan {
       return;
     }
     const present = new Set(names.map((n) => (rel === '' ? n : `${rel}/${n}`)));
-    for (const path of this.index.keys()) {
+    for (const path of this.tree.entries.keys()) {
       const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-      if (parent === rel && !present.has(path)) this.removeTree(path, outcome);
+      if (parent === rel && !present.has(path)) this.tree.removeTree(path, outcome);
     }
     for (const child of present) {
       if (child.endsWith('/.git') || child === '.git' || this.isSkipped(child)) continue;
-      if (this.leftOutAbove(child) !== undefined) continue;
+      if (this.tree.leftOutAbove(child) !== undefined) continue;
       await this.look(child, outcome, lookedAt, false);
     }
-  }
-
-  private removeTree(rel: string, outcome: ScanOutcome | undefined): void {
-    const entry = this.index.get(rel);
-    if (entry?.kind === 'dir') {
-      this.watch?.removeUnder(rel);
-      for (const path of [...this.index.keys()]) {
-        if (path.startsWith(`${rel}/`)) this.set(path, undefined, outcome);
-      }
-    }
-    if (entry) this.set(rel, undefined, outcome);
-    for (const map of [this.leftOut, this.unreadable]) {
-      for (const dir of [...map.keys()]) {
-        if (dir === rel || dir.startsWith(`${rel}/`)) map.delete(dir);
-      }
-    }
-  }
-
-  /** The one place the index changes: counts follow, and the change is noted. */
-  private set(rel: string, entry: TreeEntry | undefined, outcome: ScanOutcome | undefined): void {
-    const old = this.index.get(rel);
-    if (old === entry) return;
-    if (old && old.kind !== 'dir') {
-      this.files -= 1;
-      if (old.kind === 'file') this.bytes -= old.size;
-    }
-    if (entry) {
-      this.index.set(rel, entry);
-      if (entry.kind !== 'dir') {
-        this.files += 1;
-        if (entry.kind === 'file') this.bytes += entry.size;
-      }
-    } else {
-      this.index.delete(rel);
-    }
-    if (!outcome) return;
-    const noted = outcome.changes.get(rel);
-    outcome.changes.set(rel, { before: noted ? noted.before : old, after: entry });
-  }
-
-  private leftOutAbove(rel: string): string | undefined {
-    for (const dir of this.leftOut.keys()) {
-      if (rel === dir || rel.startsWith(`${dir}/`)) return dir;
-    }
-    return undefined;
   }
 
   private isSkipped(rel: string): boolean {
@@ -434,11 +350,4 @@ function depth(rel: string): number {
   let n = 0;
   for (const c of rel) if (c === '/') n += 1;
   return n;
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} bytes`;
 }
