@@ -93,7 +93,14 @@ export class ChangeTracker {
    * what a crash interrupted, and drops copies nothing needs. Idempotent; start it early.
    */
   prepare(): Promise<void> {
-    this.prepared ??= this.serial(() => this.prepareNow());
+    if (!this.prepared) {
+      const attempt = this.serial(() => this.prepareNow());
+      this.prepared = attempt;
+      // A failed attempt (an I/O error) is not kept: the next command tries again.
+      attempt.catch(() => {
+        if (this.prepared === attempt) this.prepared = undefined;
+      });
+    }
     return this.prepared;
   }
 

@@ -28,6 +28,11 @@ export class GitignoreRules {
     return ignored;
   }
 
+  /** Forgets every file's rules (before a full walk). */
+  clear(): void {
+    this.levels.clear();
+  }
+
   /** A .gitignore (or the exclude file) changed: read it again next time. */
   forget(relFile: string): void {
     this.levels.delete(relFile);

@@ -62,7 +62,8 @@ export class ObjectStore {
     const sha256 = createHash('sha256').update(content).digest('hex');
     if (this.has(sha256)) return sha256;
     const temp = this.tempPath();
-    const fd = openPrivateFile(temp, 'wx');
+    // The store's folders are private already; 0600 here (a umask can only take bits away).
+    const fd = openSync(temp, 'wx', 0o600);
     try {
       writeAll(fd, content);
     } finally {

@@ -74,6 +74,10 @@ export class TreeScan {
    * OverCapError); ignored folders follow while they fit, and the rest are left out, stated.
    */
   async full(): Promise<ScanOutcome> {
+    // Fresh watches and rules: a folder replaced while the watch could not be trusted must not
+    // keep the watch of the one it replaced.
+    this.watch?.removeUnder('');
+    this.rules.clear();
     const prior = new Map(this.tree.entries);
     this.tree.clear();
     this.tree.leftOut.clear();
@@ -128,6 +132,7 @@ export class TreeScan {
         continue;
       }
       if (this.isSkipped(rel)) continue;
+      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.rules.forget(rel);
       const left = this.tree.leftOutAbove(rel);
       if (left !== undefined) {
         if (left !== rel || lstatSync(this.abs(rel), { throwIfNoEntry: false })?.isDirectory())
