@@ -331,6 +331,24 @@ describe.each<Mode>(['watch', 'walk'])('ChangeTracker (%s)', (mode) => {
     expect(note.filter((line) => line.startsWith('Changes on disk'))).toHaveLength(1);
   });
 
+  it('walks when a burst of events could have overflowed the watch, and misses nothing', async () => {
+    const { shadow } = await tracker(mode);
+    await shadow.snapshotBefore('sh1');
+    const walks = shadow.walks;
+    // Into a folder that is watched already, so every file makes its own events.
+    runCommand('i=0; while [ $i -lt 3000 ]; do echo $i > sub/f$i; i=$((i+1)); done');
+    const changes = tracked(await shadow.changesSince('sh1'));
+    expect(changes.files).toHaveLength(3000);
+    expect(changes.files.every((f) => f.status === 'added' && f.path.startsWith('sub/f'))).toBe(
+      true,
+    );
+    expect(shadow.walks).toBe(walks + 1); // Both modes walk here: the watch gave up on the burst.
+    expect(shadow.mode).toBe(mode); // For that look only.
+    await shadow.snapshotBefore('sh2');
+    runCommand('echo changed > sub/f7');
+    expect(tracked(await shadow.changesSince('sh2')).files.map((f) => f.path)).toEqual(['sub/f7']);
+  });
+
   it('says when no snapshot was taken', async () => {
     const { shadow } = await tracker(mode);
     expect(await shadow.changesSince('never')).toMatchObject({

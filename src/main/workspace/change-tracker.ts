@@ -55,6 +55,8 @@ export class ChangeTracker {
   private slotHeld = false;
   private gcTimer: NodeJS.Timeout | undefined;
   private readonly slotWaiters: (() => void)[] = [];
+  /** Looks that walked the whole project after preparation (the watch could not say). */
+  walks = 0;
   /** Calls interrupted by a crash whose changes prepare() measured (callId → recovered). */
   readonly recovered = new Set<string>();
 
@@ -244,6 +246,7 @@ export class ChangeTracker {
   }
 
   private async fullUpdate(): Promise<ScanOutcome> {
+    this.walks += 1;
     try {
       const outcome = await this.scan.full();
       this.over = undefined;

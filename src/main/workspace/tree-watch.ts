@@ -54,6 +54,9 @@ export class TreeWatch {
 
   /** Starts the flush channel; false (with `reason`) when watching cannot be trusted here. */
   start(): boolean {
+    // The flush relies on one ordered inotify queue per process, which is how libuv works on
+    // Linux; elsewhere events of different folders may arrive in any order, so the tracker walks.
+    if (process.platform !== 'linux') this.fail('the change watch is trusted on Linux only');
     try {
       ensurePrivateDir(this.flushDir);
     } catch (error) {
