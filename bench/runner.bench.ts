@@ -27,7 +27,11 @@ const noop = defineTool({
   execute: async (args) => args.text,
 });
 
-const allow: PermissionGate = async () => ({ kind: 'run', provenance: 'bench' });
+const allow: PermissionGate = async () => ({
+  kind: 'run',
+  provenance: 'bench',
+  permit: { basis: 'person' },
+});
 
 /** An in-process model: answers at once, recording when each turn was asked for. */
 function instantModel(askedAt: number[]): ChatProvider {

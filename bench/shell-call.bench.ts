@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { SandboxState } from '../src/shared/tool-types';
 import { classifyCommand } from '../src/main/shell/command-classifier';
 import { probeSandbox } from '../src/main/shell/sandbox-probe';
+import { runsReadOnly } from '../src/main/tools/builtin-tools';
 import { withCommandJournal } from '../src/main/tools/command-journal';
 import { createShellTool } from '../src/main/tools/shell-tool';
 import type { ToolContext } from '../src/main/tools/tool';
@@ -114,7 +115,7 @@ async function measure(
     const timed: Timed = { before: [], after: [] };
     const tool = withCommandJournal(createShellTool({ probe: async () => sandbox }), {
       snapshots: timedSnapshots(project, timed),
-      isReadOnly: async (command, dir) => (await classifyCommand(command, dir)).safe,
+      isReadOnly: runsReadOnly,
     });
     // The first command, started as soon as the session opened (prepare still running).
     const first = performance.now();

@@ -23,6 +23,8 @@ import { startTestBridge, type TestBridge } from './support/test-bridge-server';
 const COLOUR_COMMAND = "printf '\\033[32mgreen\\033[0m\\n' && echo hi > out.txt";
 const INPUT_COMMAND = 'read line; echo "got:$line"';
 const SECOND_COMMAND = 'touch two.txt';
+const DIR_ONE = 'mkdir -p out/one';
+const DIR_TWO = 'mkdir -p out/two';
 const NOTE = 'Keep alpha; put the change in CHANGES.md instead.';
 
 /** Each task the test sends plays its own script: turn N answers after the model's Nth turn. */
@@ -58,6 +60,14 @@ const SCRIPTS: Readonly<Record<string, readonly ScriptedTurn[]>> = {
   'Write two.txt': [
     { toolCalls: [{ name: 'shell', arguments: { command: SECOND_COMMAND } }] },
     { text: 'Wrote two.txt.' },
+  ],
+  'Make folder one': [
+    { toolCalls: [{ name: 'shell', arguments: { command: DIR_ONE } }] },
+    { text: 'Made out/one.' },
+  ],
+  'Make folder two': [
+    { toolCalls: [{ name: 'shell', arguments: { command: DIR_TWO } }] },
+    { text: 'Made out/two.' },
   ],
 };
 
@@ -253,19 +263,23 @@ describe('the real agent behind the window', () => {
     // Keyboard answers go to the first pending card, not to a focused text field.
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('a');
-    const summary = second.locator('.always-summary');
+    // The first choice is the exact rule, and it is the one picked.
+    const summary = second.locator('.always-summary').first();
     await summary.waitFor();
     expect(await summary.innerText()).toBe(
-      `\`${SECOND_COMMAND}\` would have run 1 earlier call without asking, e.g. \`${SECOND_COMMAND}\``,
+      `${SECOND_COMMAND} exactly would have run 1 earlier call without asking, e.g. ${SECOND_COMMAND}`,
     );
+    expect(await second.getByRole('radio').first().isChecked()).toBe(true);
     await page.keyboard.press('Enter');
     await second.getByText('Always allowed in this project').waitFor();
     await page.getByText('Wrote two.txt.').nth(1).waitFor();
     await runFinished(page);
     const stored = await new JsonFilePermissionsStore(dataDir).load(project);
-    expect(stored.rules.map((r) => r.rule)).toContainEqual(
-      expect.objectContaining({ kind: 'command' }),
-    );
+    expect(stored.rules.map((r) => r.rule)).toContainEqual({
+      kind: 'command',
+      argv: ['touch', 'two.txt'],
+      match: 'exact',
+    });
     const tool = page.getByRole('article', { name: 'Tool call shell' }).nth(1);
     expect(await tool.locator('.provenance').innerText()).toMatch(/you allowed it at \d\d:\d\d/);
 
@@ -281,9 +295,59 @@ describe('the real agent behind the window', () => {
     expect(await page.getByRole('article', { name: 'Approval for shell' }).count()).toBe(2);
     const third = page.getByRole('article', { name: 'Tool call shell' }).nth(2);
     expect(await third.locator('.provenance').innerText()).toBe(
-      `Ran because: rule \`${SECOND_COMMAND}\` of this project`,
+      `Ran because: this project's rule for \`${SECOND_COMMAND}\` exactly`,
     );
     expect(existsSync(join(project, 'two.txt'))).toBe(true);
+    await page.context().close();
+  });
+
+  it('(f) widens an "Always allow" rule only when the person picks it, and says what it covers', async () => {
+    const { page, problems } = await openProject();
+    await send(page, 'Make folder one');
+    const card = page.getByRole('article', { name: 'Approval for shell' });
+    await card.waitFor();
+    expect(await card.locator('.approval-scope').innerText()).toContain(
+      `Session, timed and always answers cover ${DIR_ONE} exactly.`,
+    );
+    await card.getByRole('button', { name: /^Always allow in this project/ }).click();
+    const confirm = card.getByLabel('Always allow: the rule to store');
+    await confirm.locator('.always-summary').first().waitFor();
+    // Exact first and picked; `mkdir *` is not offered, with the reason.
+    const radios = confirm.getByRole('radio');
+    expect(await radios.count()).toBe(3);
+    expect(await radios.first().isChecked()).toBe(true);
+    await confirm.getByText('Not offered (1)').click();
+    await confirm.getByText('would cover every use of').waitFor();
+    const wide = confirm.getByRole('radio', { name: /^mkdir -p \* \(/ });
+    await wide.check();
+    expect(await radios.first().isChecked()).toBe(false);
+    expect(await confirm.locator('.always-choice.picked').innerText()).toContain(
+      'accepts mkdir -p alone or followed by any further words, options included',
+    );
+    await saveScreenshot(page, 'always-rule-widen.png');
+    // Enter on the picked choice stores it, like the button.
+    await page.keyboard.press('Enter');
+    await card.getByText('Always allowed in this project').waitFor();
+    await page.getByText('Made out/one.').waitFor();
+    await runFinished(page);
+    const stored = await new JsonFilePermissionsStore(dataDir).load(project);
+    expect(stored.rules.map((r) => r.rule)).toContainEqual({
+      kind: 'command',
+      argv: ['mkdir', '-p'],
+      match: 'prefix',
+    });
+
+    // The widened rule runs other words without a card, and says so.
+    await send(page, 'Make folder two');
+    await page.getByText('Made out/two.').waitFor();
+    await runFinished(page);
+    expect(await page.getByRole('article', { name: 'Approval for shell' }).count()).toBe(1);
+    const tool = page.getByRole('article', { name: 'Tool call shell' }).nth(1);
+    expect(await tool.locator('.provenance').innerText()).toBe(
+      "Ran because: this project's rule for `mkdir -p *` (`mkdir -p` with any further words)",
+    );
+    expect(existsSync(join(project, 'out', 'two'))).toBe(true);
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 });

@@ -68,6 +68,27 @@ describe('app shell without a provider', () => {
     await page.context().close();
   });
 
+  it('refuses folders the person did not choose, whatever the page asks main to open', async () => {
+    const { page } = await openAppPage(browser, web.url, bridge.url);
+    const refusals = await page.evaluate(
+      (folders) =>
+        Promise.all(
+          folders.map((folder) =>
+            window.tandem.openFolder(folder).then(
+              () => 'opened',
+              (error: Error) => error.message,
+            ),
+          ),
+        ),
+      ['/', '/etc', project],
+    );
+    expect(refusals[0]).toMatch(/^Cannot open "\/": it is the root of a file system\./);
+    expect(refusals[1]).toMatch(/^Cannot open "\/etc": \/etc is a system folder\./);
+    expect(refusals[2]).toContain('Tandem opens only folders you chose in its folder dialog');
+    expect(await page.evaluate(() => window.tandem.recentFolders())).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens the chosen folder, says why a run cannot start, and lists the folder as recent', async () => {
     const { page, problems } = await openAppPage(browser, web.url, bridge.url);
     await page.getByRole('button', { name: 'Choose a folder' }).click();

@@ -1,15 +1,12 @@
 // The Settings view in real Chromium, over the real handlers: provider presets, the model list and
 // the connection test against the scripted OpenAI-compatible server, the write-only API key, and
 // the open project's mode, network setting, rules and grants.
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrantBook } from '../src/main/permissions/grant-book';
-import {
-  DEFAULT_PERMISSIONS,
-  JsonFilePermissionsStore,
-} from '../src/main/permissions/project-permissions-store';
+import { JsonFilePermissionsStore } from '../src/main/permissions/project-permissions-store';
 import { MemorySecretStore } from '../src/main/store/secret-store';
 import {
   startScriptedOpenAIServer,
@@ -157,10 +154,22 @@ describe('settings', () => {
   });
 
   it("edits the open project's mode, network, rules and grants", async () => {
-    await permissions.save(project, {
-      ...DEFAULT_PERMISSIONS,
-      rules: [{ rule: { kind: 'command', prefix: ['npm', 'test'] }, createdAt: Date.now() }],
-    });
+    // A file from an older Tandem (version 1: rules were prefixes). It loads as widened rules;
+    // one beyond today's limits is narrowed, and the list says so.
+    const file = permissions.fileFor(project);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        mode: 'ask',
+        network: 'ask',
+        rules: [
+          { rule: { kind: 'command', prefix: ['npm', 'test'] }, createdAt: Date.now() },
+          { rule: { kind: 'command', prefix: ['git', 'push'] }, createdAt: Date.now() },
+        ],
+      }),
+    );
     const grant = grants.add({
       folder: project,
       rule: { kind: 'tool', tool: 'fetch_url' },
@@ -181,18 +190,39 @@ describe('settings', () => {
     await page.getByText('Needs a sandbox for commands, and this machine has none').waitFor();
 
     const rules = page.getByRole('list', { name: 'Rules' });
-    expect(await rules.innerText()).toContain('npm test');
+    const listed = await rules.innerText();
+    expect(listed).toContain('npm test * (npm test with any further words for the script');
+    expect(listed).toContain('git push exactly');
+    expect(listed).toContain('Stored as git push *; narrowed to git push exactly because');
     const grantList = page.getByRole('list', { name: 'Grants' });
     expect(await grantList.innerText()).toMatch(/fetch_url[\s\S]*until .*last used (?!never)/);
 
     await page.getByRole('radio', { name: 'Off' }).click();
     await page.getByText('Network tools are refused.').waitFor();
+    // Allowing the network asks in main's own dialog (the bridge answers for it): a no keeps Off
+    // and the window says why.
+    bridge.answerConfirmations(false);
+    await page.getByRole('radio', { name: 'Allow', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          "Allowing the network was not confirmed in Tandem's dialog; the network setting stays Off.",
+      })
+      .waitFor();
+    expect(await page.getByRole('radio', { name: 'Off' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
+    expect(bridge.confirmations.map((c) => c.message)).toEqual(['Allow the network for "shop"?']);
+    bridge.answerConfirmations(true);
     // The radio follows main's answer, so it turns on once the mode is stored.
     await page.getByRole('radio', { name: /Read-only/ }).click();
     await expect.poll(() => page.getByRole('radio', { name: /Read-only/ }).isChecked()).toBe(true);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await saveScreenshot(page, 'settings-permissions.png');
 
+    await rules.getByRole('button', { name: 'Delete' }).first().click();
+    await expect.poll(() => rules.getByRole('button', { name: 'Delete' }).count()).toBe(1);
     await rules.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No rules yet.').waitFor();
     await grantList.getByRole('button', { name: 'Revoke' }).click();

@@ -7,6 +7,9 @@ import type { RunEvent } from '../../src/shared/events';
 import type { ApprovalAnswer } from '../../src/shared/tool-types';
 import { isAllow } from '../../src/shared/tool-types';
 import type { RunController } from '../../src/main/ipc/run-controller';
+import { previewAlwaysChoices } from '../../src/main/permissions/always-rule-preview';
+import { exactRule } from '../../src/main/permissions/permission-rule';
+import { realPolicyDeps } from '../../src/main/permissions/real-policy-deps';
 
 export const SCRIPTED_COMMAND = 'npm test -- --reporter=dot';
 
@@ -160,13 +163,9 @@ export class ScriptedRunController implements RunController {
   async previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview> {
     if (this.pending?.requestId !== requestId)
       throw new Error(`No pending approval "${requestId}".`);
-    const rule = `\`${SCRIPTED_COMMAND.split(' ').slice(0, 2).join(' ')}\``;
-    return {
-      rules: [rule],
-      matched: 0,
-      examples: [],
-      summary: `${rule} would not have run any earlier call of this project without asking`,
-    };
+    // The engine's own choices for the shown command, over no earlier calls.
+    const rule = exactRule(SCRIPTED_COMMAND.split(' '));
+    return previewAlwaysChoices([rule], [], this.folder, realPolicyDeps);
   }
 
   // The scripted command finishes at once: nothing is ever running to type into or undo.

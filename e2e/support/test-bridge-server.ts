@@ -15,6 +15,7 @@ import { presetForBaseUrl } from '../../src/shared/provider-presets';
 import { storeApiKey } from '../../src/main/store/provider-config';
 import { JsonFileSettingsStore } from '../../src/main/store/provider-settings';
 import { MemorySecretStore } from '../../src/main/store/secret-store';
+import type { ConfirmRequest } from '../../src/main/ipc/setting-confirmation';
 import { createValidatedDispatcher } from '../../src/main/ipc/validated-handlers';
 import { parseBridgeCall, type BridgeReply } from './bridge-protocol';
 
@@ -22,9 +23,18 @@ export interface TestBridge {
   /** ws://127.0.0.1:<port> */
   readonly url: string;
   readonly backend: TandemBackend;
+  /** What main asked in its own dialog (Autonomous mode, the network), oldest first. */
+  readonly confirmations: readonly ConfirmRequest[];
+  /** How the stand-in for main's dialog answers from now on (yes at first). */
+  answerConfirmations(yes: boolean): void;
   close(): Promise<void>;
 }
 
+/**
+ * `chooseFolder` stands in for the native folder dialog: what it returns counts as the person's
+ * choice, the only way a folder gets into the recent list. `confirm` stands in for main's dialog;
+ * by default it records the question and answers as `answerConfirmations` says.
+ */
 export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
   Partial<HandlerDeps> & {
     /** Stored before the page loads, as if the person had set it up earlier. */
@@ -66,10 +76,18 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
         sandbox: async () => sandboxState(),
       })
     : deps.runControllerFactory;
+  const confirmations: ConfirmRequest[] = [];
+  let confirmAnswer = true;
   const backend = createHandlers({
     appName: 'Tandem',
     appVersion: '0.0.0-test',
     ...deps,
+    confirm:
+      deps.confirm ??
+      (async (request) => {
+        confirmations.push(request);
+        return confirmAnswer;
+      }),
     sandboxState,
     permissions,
     grants,
@@ -111,6 +129,10 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
   return {
     url: `ws://127.0.0.1:${port}`,
     backend,
+    confirmations,
+    answerConfirmations(yes) {
+      confirmAnswer = yes;
+    },
     async close() {
       for (const client of server.clients) client.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));

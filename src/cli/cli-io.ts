@@ -1,9 +1,15 @@
 // What a CLI command may touch of the outside world, so `main` runs in-process in tests.
 import type { AnyTool } from '../main/tools/tool';
 
+/** Where text goes; `isTTY` says whether a person's terminal reads it (escapes are then marked). */
+export interface CliOutput {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
 export interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
   readonly stdin: NodeJS.ReadableStream;
   /** Whether a person can answer questions on the terminal. */
   readonly stdinIsTTY: boolean;

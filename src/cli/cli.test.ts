@@ -137,7 +137,7 @@ describe('tandem run (in-process)', () => {
     {
       case: 'base url without scheme',
       argv: ['run', '--model', 'm', '--base-url', 'localhost:1234', 'task'],
-      line: /must start with http/,
+      line: /--base-url must be an http:\/\/ or https:\/\/ URL with a host/,
     },
     { case: 'no task', argv: base, line: /no task given/ },
   ])('bad flags: $case → exit 2 with one line', async ({ argv, line }) => {

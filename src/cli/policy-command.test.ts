@@ -110,7 +110,7 @@ describe('tandem policy', () => {
     const store = new JsonFilePermissionsStore(dataDir);
     await store.save(
       folder,
-      withRule(DEFAULT_PERMISSIONS, { kind: 'command', prefix: ['npm', 'test'] }, 1),
+      withRule(DEFAULT_PERMISSIONS, { kind: 'command', argv: ['npm', 'test'], match: 'exact' }, 1),
     );
     const ruled = JSON.parse(
       (await run(['--folder', folder, '--command', 'npm test; rm -rf ~', '--json'])).out,
@@ -124,7 +124,7 @@ describe('tandem policy', () => {
       JSON.parse((await run(['--folder', folder, '--command', 'npm test', '--json'])).out),
     ).toMatchObject({
       decision: 'run',
-      provenance: 'rule `npm test` of this project',
+      provenance: "this project's rule for `npm test` exactly",
     });
     const path = JSON.parse(
       (await run(['--folder', folder, '--path', 'sub/../a.txt', '--access', 'write', '--json']))

@@ -16,6 +16,7 @@ import type { PolicyDeps } from '../main/permissions/policy-deps';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { realPolicyDeps } from '../main/permissions/real-policy-deps';
 import type { CliCommand } from './commands';
+import { jsonLine, PLAIN_TERMINAL_TEXT, terminalTextFor, type TerminalText } from './terminal-text';
 
 export interface CommandIo {
   readonly stdout: (text: string) => void;
@@ -28,6 +29,8 @@ export interface PolicyCommandOptions {
   readonly cwd?: string;
   readonly deps?: PolicyDeps;
   readonly sandbox?: () => Promise<SandboxState>;
+  /** How the command, paths and reasons are shown (default: plain visible escapes). */
+  readonly text?: TerminalText;
 }
 
 export const POLICY_USAGE =
@@ -49,11 +52,14 @@ export async function policyCommand(
     return 2;
   }
   const flags = parsed.flags;
+  const text = options.text ?? PLAIN_TERMINAL_TEXT;
   let folder: string;
   try {
     folder = await realpath(resolve(options.cwd ?? process.cwd(), flags.folder));
   } catch {
-    io.stderr(`tandem policy: the folder ${flags.folder} does not exist\n${POLICY_USAGE}\n`);
+    io.stderr(
+      `tandem policy: the folder ${text.line(flags.folder)} does not exist\n${POLICY_USAGE}\n`,
+    );
     return 2;
   }
   const env = options.env ?? process.env;
@@ -62,7 +68,8 @@ export async function policyCommand(
   try {
     stored = await store.load(folder);
   } catch (error) {
-    io.stderr(`tandem policy: ${(error as Error).message}\n`);
+    // The message can quote the damaged file.
+    io.stderr(`tandem policy: ${text.line((error as Error).message)}\n`);
     return 1;
   }
   const mode = flags.mode ?? stored.mode;
@@ -83,7 +90,7 @@ export async function policyCommand(
     options.deps ?? realPolicyDeps,
   );
   const report = toReport(folder, flags, mode, decided);
-  io.stdout(flags.json ? `${JSON.stringify(report)}\n` : render(report));
+  io.stdout(flags.json ? jsonLine(report) : render(report, text));
   return 0;
 }
 
@@ -99,7 +106,7 @@ export const policyCliCommand: CliCommand = {
         stdout: (text) => void io.stdout.write(text),
         stderr: (text) => void io.stderr.write(text),
       },
-      { env: io.env, cwd: io.cwd },
+      { env: io.env, cwd: io.cwd, text: terminalTextFor(io.stdout, io.env) },
     ),
 };
 
@@ -221,20 +228,27 @@ function toReport(
   };
 }
 
-function render(r: PolicyReport): string {
-  const lines = [`decision: ${r.decision}`, `mode: ${MODE_LABELS[r.mode]}`, `folder: ${r.folder}`];
+// The command, its parts, paths, reasons and rules are the person's or the model's text: each
+// goes through `t`; the labels are ours.
+function render(r: PolicyReport, t: TerminalText): string {
+  const lines = [
+    `decision: ${r.decision}`,
+    `mode: ${MODE_LABELS[r.mode]}`,
+    `folder: ${t.line(r.folder)}`,
+  ];
   if (r.command !== undefined) {
-    lines.push(`command: ${r.command}`, 'parts:');
+    lines.push(`command: ${t.line(r.command)}`, 'parts:');
     for (const part of r.parts ?? []) {
-      lines.push(`  ${part.safe ? 'read-only    ' : 'not read-only'}  ${part.text}`);
-      for (const reason of part.reasons) lines.push(`      ${reason}`);
+      lines.push(`  ${part.safe ? 'read-only    ' : 'not read-only'}  ${t.line(part.text)}`);
+      for (const reason of part.reasons) lines.push(`      ${t.line(reason)}`);
     }
   }
-  if (r.path !== undefined) lines.push(`path: ${r.path} (${r.access})`);
-  if (r.resolvedPath !== undefined) lines.push(`resolved: ${r.resolvedPath}`);
-  lines.push('reasons:', ...r.reasons.map((reason) => `  - ${reason}`));
-  if (r.provenance !== undefined) lines.push(`runs because: ${r.provenance}`);
-  if (r.refusal !== undefined) lines.push(`the model would be told: ${r.refusal}`);
-  if (r.grantable.length > 0) lines.push(`"always allow" would store: ${r.grantable.join(', ')}`);
+  if (r.path !== undefined) lines.push(`path: ${t.line(r.path)} (${r.access})`);
+  if (r.resolvedPath !== undefined) lines.push(`resolved: ${t.line(r.resolvedPath)}`);
+  lines.push('reasons:', ...r.reasons.map((reason) => `  - ${t.line(reason)}`));
+  if (r.provenance !== undefined) lines.push(`runs because: ${t.line(r.provenance)}`);
+  if (r.refusal !== undefined) lines.push(`the model would be told: ${t.line(r.refusal)}`);
+  if (r.grantable.length > 0)
+    lines.push(`"always allow" would store: ${r.grantable.map((g) => t.line(g)).join(', ')}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,18 +1,16 @@
 // `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
 // says how it ended.
 import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { RunFinishReason } from '../shared/events';
-import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
-import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import type { CliCommand } from './commands';
 import { createEventPrinter } from './run-output';
+import { parseRunFlags, type RunFlags } from './run-flags';
 import { createRunPermissionGate } from './run-permission-gate';
+import { terminalTextFor } from './terminal-text';
 
 const USAGE = `Usage: tandem run --folder DIR --base-url URL --model NAME [options] "task"
 
@@ -23,25 +21,14 @@ Options:
   --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
   --mode MODE          ask | auto-edit | read-only | autonomous (default: the project's stored mode, else ask)
   --max-steps N        model turns before the run stops (default: 50)
+  --connect-timeout S  seconds for the provider to start answering (default: 60, at most 300)
+  --idle-timeout S     seconds the provider may go quiet mid-answer (default: 120, at most 300)
+  --request-timeout S  seconds one model request may take in all (default: 1200)
   --session ID         continue an earlier session of this folder
   --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
   --json               print every RunEvent as one JSON line on stdout
   -h, --help           show this help
 `;
-
-interface RunFlags {
-  readonly folder: string;
-  readonly baseUrl: string;
-  readonly model: string;
-  readonly apiKeyEnv: string;
-  /** Absent: the project's stored mode applies. */
-  readonly mode?: PermissionMode;
-  readonly maxSteps: number;
-  readonly session?: string;
-  readonly dataDir: string;
-  readonly json: boolean;
-  readonly task: string;
-}
 
 export const runCommand: CliCommand = {
   name: 'run',
@@ -57,7 +44,8 @@ export const runCommand: CliCommand = {
       return await runTask(flags, io, deps);
     } catch (error) {
       if (error instanceof CliFailure) {
-        io.stderr.write(`tandem run: ${error.message}\n`);
+        // The message can quote a file (the permissions store) or a provider's reply.
+        io.stderr.write(`tandem run: ${terminalTextFor(io.stderr, io.env).line(error.message)}\n`);
         if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
         return error.exitCode;
       }
@@ -66,75 +54,16 @@ export const runCommand: CliCommand = {
   },
 };
 
-function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        folder: { type: 'string' },
-        'base-url': { type: 'string' },
-        model: { type: 'string' },
-        'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-        mode: { type: 'string' },
-        'max-steps': { type: 'string', default: '50' },
-        session: { type: 'string' },
-        'data-dir': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new CliFailure(message.split(/\n|\. To specify/)[0] ?? 'bad flags', EXIT.usage);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return 'help';
-  const mode = values.mode as PermissionMode | undefined;
-  if (mode !== undefined && !PERMISSION_MODES.includes(mode)) {
-    throw new CliFailure(
-      `--mode must be one of ${PERMISSION_MODES.join(', ')} (got "${values.mode}")`,
-      EXIT.usage,
-    );
-  }
-  const maxSteps = Number(values['max-steps']);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new CliFailure(
-      `--max-steps must be a whole number of at least 1 (got "${values['max-steps']}")`,
-      EXIT.usage,
-    );
-  }
-  if (!values['base-url'])
-    throw new CliFailure('--base-url is required (an OpenAI-compatible endpoint)', EXIT.usage);
-  if (!/^https?:\/\//.test(values['base-url'])) {
-    throw new CliFailure(
-      `--base-url must start with http:// or https:// (got "${values['base-url']}")`,
-      EXIT.usage,
-    );
-  }
-  if (!values.model) throw new CliFailure('--model is required', EXIT.usage);
-  const task = positionals.join(' ').trim();
-  if (!task)
-    throw new CliFailure('no task given: put the task in quotes after the flags', EXIT.usage);
-  return {
-    folder: resolve(io.cwd, values.folder ?? '.'),
-    baseUrl: values['base-url'],
-    model: values.model,
-    apiKeyEnv: values['api-key-env'],
-    ...(mode ? { mode } : {}),
-    maxSteps,
-    ...(values.session ? { session: values.session } : {}),
-    dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
-    json: values.json,
-    task,
-  };
-}
-
 async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<number> {
-  if (!isFolder(flags.folder))
-    throw new CliFailure(`folder does not exist: ${flags.folder}`, EXIT.setup);
+  const kind = pathKind(flags.folder);
+  if (kind !== 'folder') {
+    throw new CliFailure(
+      kind === 'missing'
+        ? `folder does not exist: ${flags.folder}`
+        : `not a folder: ${flags.folder} is a file; give the folder it is in`,
+      EXIT.setup,
+    );
+  }
   const apiKey = io.env[flags.apiKeyEnv];
   if (!apiKey) {
     throw new CliFailure(
@@ -147,6 +76,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     baseUrl: flags.baseUrl,
     model: flags.model,
     apiKey,
+    timeouts: flags.timeouts,
     ...(Number.isFinite(retryBase) && retryBase >= 0 && io.env.TANDEM_RETRY_BASE_MS
       ? { retry: { baseDelayMs: retryBase } }
       : {}),
@@ -169,6 +99,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     stdin: io.stdin,
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void io.stderr.write(text),
+    text: terminalTextFor(io.stderr, io.env),
   });
   const gate = permissions.gate;
 
@@ -189,8 +120,14 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
-  // Another Tandem process owns the project: say who, once, before the run.
-  if (workspace.readOnly) io.stderr.write(`tandem run: ${workspace.readOnly}\n`);
+  // Another Tandem process owns the project: say who, once, before the run. Both notes may carry
+  // text from files (a call id in a damaged transcript line): through the terminal sanitiser.
+  const notes = terminalTextFor(io.stderr, io.env);
+  if (workspace.readOnly) io.stderr.write(`tandem run: ${notes.line(workspace.readOnly)}\n`);
+  const problems = workspace.loadProblems();
+  if (problems.length > 0) {
+    io.stderr.write(`tandem run: skipped damaged records: ${notes.line(problems.join('; '))}\n`);
+  }
 
   agent.onEvent(createEventPrinter(io, flags.json));
   let finishMessage = '';
@@ -211,7 +148,9 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   }
 }
 
-function report(reason: RunFinishReason, message: string, io: CliIo): number {
+function report(reason: RunFinishReason, finishMessage: string, io: CliIo): number {
+  // A run's last message can carry a provider's or the model's text.
+  const message = terminalTextFor(io.stderr, io.env).line(finishMessage);
   switch (reason) {
     case 'done':
       return EXIT.ok;
@@ -227,10 +166,10 @@ function report(reason: RunFinishReason, message: string, io: CliIo): number {
   }
 }
 
-function isFolder(path: string): boolean {
+function pathKind(path: string): 'folder' | 'file' | 'missing' {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path).isDirectory() ? 'folder' : 'file';
   } catch {
-    return false;
+    return 'missing';
   }
 }

@@ -1,10 +1,15 @@
 // How `tandem run` shows a run: JSON lines for programs, or text for people (the answer on
-// stdout, the trace on stderr so the answer can be piped).
+// stdout, the trace on stderr so the answer can be piped). Everything the model, a file or a tool
+// controls goes through the terminal sanitiser (terminal-text.ts) on its way out.
 import type { RunEvent } from '../shared/events';
+import { safeJsonStringify } from '../shared/safe-json';
 import type { CliIo } from './cli-io';
+import { jsonLine, terminalTextFor } from './terminal-text';
 
 export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) => void {
-  if (json) return (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
+  if (json) return (event) => io.stdout.write(jsonLine(event));
+  const answer = terminalTextFor(io.stdout, io.env);
+  const trace = terminalTextFor(io.stderr, io.env);
   let midLine = false;
   const endLine = (): void => {
     if (midLine) io.stdout.write('\n');
@@ -13,7 +18,7 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
   return (event) => {
     switch (event.type) {
       case 'assistant-delta':
-        io.stdout.write(event.text);
+        io.stdout.write(answer.lines(event.text));
         midLine = !event.text.endsWith('\n');
         return;
       case 'assistant-message':
@@ -22,16 +27,16 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
       case 'tool-call-started':
         endLine();
         io.stderr.write(
-          `→ ${event.name} ${short(typeof event.args === 'string' ? event.args : JSON.stringify(event.args))}\n`,
+          `→ ${trace.line(event.name)} ${trace.line(short(typeof event.args === 'string' ? event.args : safeJsonStringify(event.args)))}\n`,
         );
         return;
       case 'tool-result':
         io.stderr.write(
-          `  ${event.ok ? '✓' : '✗'} ${short(event.output.split('\n')[0] ?? '')} (${event.durationMs} ms)\n`,
+          `  ${event.ok ? '✓' : '✗'} ${trace.output(short(event.output.split('\n')[0] ?? ''))} (${event.durationMs} ms)\n`,
         );
         return;
       case 'error':
-        if (event.retrying) io.stderr.write(`  … ${event.message}\n`);
+        if (event.retrying) io.stderr.write(`  … ${trace.line(event.message)}\n`);
         return;
       case 'run-finished':
         endLine();
@@ -47,6 +52,9 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
   };
 }
 
+/** At most 160 characters, cut between code points (before escaping, so no escape is cut). */
 function short(text: string): string {
-  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  if (text.length <= 160) return text;
+  const points = Array.from(text);
+  return points.length > 160 ? `${points.slice(0, 157).join('')}...` : text;
 }

@@ -81,14 +81,18 @@ describe('createRunPermissionGate', () => {
     });
     const events: RunEvent[] = [];
     const verdict = call(first.gate, 'npm test', events);
-    stdin.write('a\n');
+    // "a", then "1" keeps the exact rule (the card previews the widened one over earlier calls).
+    stdin.write('a\n1\n');
     expect((await verdict).kind).toBe('run');
     expect(written).toContain(
-      '"a" would store: `npm test` would have run 1 earlier call without asking, e.g. `npm test -- --ci`',
+      '"a" would store: `npm test` exactly would not have run any earlier call of this project without asking',
+    );
+    expect(written).toContain(
+      '        `npm test *` (`npm test` with any further words for the script; options before `--` still ask) would have run 1 earlier call without asking, e.g. `npm test -- --ci`',
     );
     expect(
       (await new JsonFilePermissionsStore(dataDir).load(folder)).rules.map((r) => r.rule),
-    ).toEqual([{ kind: 'command', prefix: ['npm', 'test'] }]);
+    ).toEqual([{ kind: 'command', argv: ['npm', 'test'], match: 'exact' }]);
 
     const second = createRunPermissionGate({
       folder,
@@ -97,9 +101,10 @@ describe('createRunPermissionGate', () => {
       stdinIsTTY: false,
       write: () => {},
     });
-    expect(await call(second.gate, 'npm test', [])).toEqual({
+    expect(await call(second.gate, 'npm test', [])).toMatchObject({
       kind: 'run',
-      provenance: 'rule `npm test` of this project',
+      provenance: "this project's rule for `npm test` exactly",
+      permit: { basis: 'rule' },
     });
     expect((await call(second.gate, 'make', [])).kind).toBe('refuse');
   });

@@ -1,20 +1,16 @@
 // The permission engine as `tandem run` uses it: the project's stored mode and rules, grants for
 // this process, the approval broker, and the terminal as the place the person answers.
 import type { PermissionMode } from '../shared/tool-types';
+import { loadEarlierCalls, previewAlwaysChoices } from '../main/permissions/always-rule-preview';
 import { ApprovalBroker } from '../main/permissions/approval-broker';
 import { createPermissionGate } from '../main/permissions/create-permission-gate';
 import type { PermissionGate } from '../main/permissions/gate';
 import { GrantBook } from '../main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { realPolicyDeps } from '../main/permissions/real-policy-deps';
-import {
-  earlierCallsFromEvents,
-  loadProjectEvents,
-  previewRule,
-} from '../main/permissions/rule-preview';
 import { probeSandbox } from '../main/shell/sandbox-probe';
-import { sessionsDir } from '../main/store/transcript';
 import { createTerminalAsker } from './terminal-asker';
+import type { TerminalText } from './terminal-text';
 
 export interface RunPermissionGateOptions {
   /** Real path of the project folder. */
@@ -26,6 +22,8 @@ export interface RunPermissionGateOptions {
   readonly stdinIsTTY: boolean;
   /** Where cards and warnings go (stderr, so stdout stays clean for --json). */
   readonly write: (text: string) => void;
+  /** How model- and file-controlled text is shown there (default: plain visible escapes). */
+  readonly text?: TerminalText;
 }
 
 export interface RunPermissionGate {
@@ -48,15 +46,11 @@ export function createRunPermissionGate(options: RunPermissionGateOptions): RunP
     input: options.stdin,
     interactive: options.stdinIsTTY,
     write: options.write,
-    describeAlways: async (_request, context) => {
+    ...(options.text ? { text: options.text } : {}),
+    previewAlways: async (request, context) => {
       if (context.rules.length === 0) return null;
-      const calls = earlierCallsFromEvents(
-        await loadProjectEvents(sessionsDir(options.dataDir, options.folder)),
-      );
-      const previews = await Promise.all(
-        context.rules.map((rule) => previewRule(rule, calls, options.folder, realPolicyDeps)),
-      );
-      return `"a" would store: ${previews.map((p) => p.summary).join('; ')}`;
+      const calls = await loadEarlierCalls(options.dataDir, options.folder, request.requestId);
+      return previewAlwaysChoices(context.rules, calls, options.folder, realPolicyDeps);
     },
   });
   const gate = createPermissionGate({

@@ -10,7 +10,9 @@ import { ApprovalBroker } from '../main/permissions/approval-broker';
 import { createPermissionGate } from '../main/permissions/create-permission-gate';
 import type { GateVerdict, PermissionGate } from '../main/permissions/gate';
 import { GrantBook } from '../main/permissions/grant-book';
+import { previewAlwaysChoices } from '../main/permissions/always-rule-preview';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { realPolicyDeps } from '../main/permissions/real-policy-deps';
 import { createShellTool } from '../main/tools/shell-tool';
 import { createTerminalAsker, parseTerminalAnswer } from './terminal-asker';
 
@@ -37,9 +39,21 @@ function gateWith(interactive: boolean): PermissionGate {
     store: new JsonFilePermissionsStore(join(root, 'data')),
     grants: new GrantBook(),
     broker: new ApprovalBroker(),
-    asker: createTerminalAsker({ input, interactive, write: (t) => (output += t) }),
+    asker: createTerminalAsker({
+      input,
+      interactive,
+      write: (t) => (output += t),
+      // The engine's choices for "always", over no earlier calls.
+      previewAlways: async (_request, context) =>
+        previewAlwaysChoices(context.rules, [], root, realPolicyDeps),
+    }),
     sandbox: SANDBOXED,
   });
+}
+
+async function storedRules(): Promise<unknown[]> {
+  const stored = await new JsonFilePermissionsStore(join(root, 'data')).load(root);
+  return stored.rules.map((r) => r.rule);
 }
 
 let n = 0;
@@ -99,15 +113,78 @@ describe('terminal asker', () => {
     ]);
   });
 
-  it('"s" allows the same prefix for the rest of the session', async () => {
+  it('"s" allows exactly the same words for the rest of the session', async () => {
     const gate = gateWith(true);
     const first = call(gate, 'npm test');
     input.write('s\n');
     expect((await first).kind).toBe('run');
+    expect(output).toContain('"s", "t" and "a" would allow: `npm test` exactly');
+    expect(await call(gate, 'npm test')).toMatchObject({
+      kind: 'run',
+      provenance: expect.stringMatching(/`npm test` exactly for this session/),
+    });
+    const more = call(gate, 'npm test -- --ci');
+    input.write('n\n');
+    expect((await more).kind).toBe('refuse');
+  });
+
+  it('"a" then Enter stores the exact words: widening is never the default', async () => {
+    const gate = gateWith(true);
+    const first = call(gate, 'npm test -- --watch');
+    input.write('a\n\n');
+    expect((await first).kind).toBe('run');
+    expect(output).toContain(
+      'after "a" you may widen it instead, e.g. to `npm test *` (`npm test` with any further words for the script; options before `--` still ask)',
+    );
+    expect(output).toContain('"a" stores, for `npm test -- --watch` exactly, one of:');
+    expect(output).toContain('    [1] `npm test -- --watch` exactly (Enter)');
+    expect(output).toContain(
+      '    [2] `npm test *` (`npm test` with any further words for the script',
+    );
+    expect(output).toContain('    [3] `npm test -- *` (`npm test --` with any further words)');
+    expect(output).toContain('    not offered: `npm *` would cover every use of `npm`');
+    expect(await storedRules()).toEqual([
+      { kind: 'command', argv: ['npm', 'test', '--', '--watch'], match: 'exact' },
+    ]);
+  });
+
+  it('"a" then a number stores the widened rule, which then runs more words without asking', async () => {
+    const gate = gateWith(true);
+    const first = call(gate, 'npm test -- --watch');
+    input.write('a\n7\nwhat\n2\n');
+    expect((await first).kind).toBe('run');
+    // A number out of range or other text asks again.
+    expect(output.match(/rule \[1-4, Enter = 1, n = deny\]> /g)).toHaveLength(3);
+    expect(await storedRules()).toEqual([
+      { kind: 'command', argv: ['npm', 'test'], match: 'prefix' },
+    ]);
     expect(await call(gate, 'npm test -- --ci')).toMatchObject({
       kind: 'run',
-      provenance: expect.stringMatching(/for this session/),
+      provenance: expect.stringMatching(/^this project's rule for `npm test \*`/),
     });
+  });
+
+  it('"n" at the rule prompt denies the call and stores nothing', async () => {
+    const gate = gateWith(true);
+    const first = call(gate, 'rm build src');
+    input.write('a\nn\n');
+    expect(await first).toEqual({
+      kind: 'refuse',
+      message: 'The person denied this call; it did not run.',
+    });
+    expect(await storedRules()).toEqual([]);
+  });
+
+  it('"a" for `git push` asks nothing more: no widening is offered, the exact rule is stored', async () => {
+    const gate = gateWith(true);
+    const first = call(gate, 'git push origin main');
+    input.write('a\n');
+    expect((await first).kind).toBe('run');
+    expect(output).not.toContain('you may widen');
+    expect(output).not.toContain('rule [');
+    expect(await storedRules()).toEqual([
+      { kind: 'command', argv: ['git', 'push', 'origin', 'main'], match: 'exact' },
+    ]);
   });
 
   it('denies without a terminal, and when the input closes', async () => {

@@ -3,22 +3,31 @@
 // n = deny, anything else = deny with that text as a note. No terminal, or input closed, = deny.
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ToolPreview } from '../shared/tool-types';
-import type { AnsweredBy, PendingApproval } from '../main/permissions/approval-broker';
+import type {
+  AnsweredBy,
+  AnswerResult,
+  PendingApproval,
+} from '../main/permissions/approval-broker';
 import type { AskContext, Asker } from '../main/permissions/asker';
+import { PLAIN_TERMINAL_TEXT, type TerminalText } from './terminal-text';
+import type { AlwaysRulePreview } from '../shared/api';
+import { hasWidening, promptAlwaysRule, widenExample } from './always-rule-prompt';
 
 export interface TerminalAskerOptions {
   readonly input: NodeJS.ReadableStream;
   readonly write: (text: string) => void;
   /** False when stdin is not a terminal: every request is denied as 'no-tty'. */
   readonly interactive: boolean;
-  /** Shown before "always" is offered, e.g. the rule preview over earlier calls. */
-  readonly describeAlways?: (
+  /** What "always" would store and may widen to, previewed over earlier calls. */
+  readonly previewAlways?: (
     request: PendingApproval,
     context: AskContext,
-  ) => Promise<string | null>;
+  ) => Promise<AlwaysRulePreview | null>;
+  /** How text the model or a file controls is shown (default: plain visible escapes). */
+  readonly text?: TerminalText;
 }
 
-type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => void;
+type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => AnswerResult;
 
 interface Queued {
   readonly request: PendingApproval;
@@ -57,6 +66,7 @@ export interface TerminalAsker extends Asker {
 }
 
 export function createTerminalAsker(options: TerminalAskerOptions): TerminalAsker {
+  const text = options.text ?? PLAIN_TERMINAL_TEXT;
   const queue: Queued[] = [];
   let busy = false;
   let lines: LineReader | null = null;
@@ -75,25 +85,44 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
     if (context.signal.aborted) return;
     if (!options.interactive) {
       options.write(
-        `tandem: refused ${request.name}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
+        `tandem: refused ${text.line(request.name)}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
       );
       respond({ kind: 'deny' }, 'no-tty');
       return;
     }
-    options.write(await card(request, context, options.describeAlways));
-    lines ??= new LineReader(options.input);
+    const always =
+      context.rules.length > 0 && options.previewAlways
+        ? await options.previewAlways(request, context).catch(() => null)
+        : null;
+    options.write(card(request, context, always, text));
+    const reader = (lines ??= new LineReader(options.input));
     for (;;) {
       options.write(`${ANSWER_HELP}\n> `);
-      const read = await lines.next(context.signal);
+      const read = await reader.next(context.signal);
       if (read.kind === 'aborted') return;
       if (read.kind === 'closed') {
         respond({ kind: 'deny' }, 'no-tty');
         return;
       }
-      const answer = parseTerminalAnswer(read.text);
+      let answer = parseTerminalAnswer(read.text);
+      if (answer?.kind === 'allow-always' && always && hasWidening(always)) {
+        // Widening is a choice of its own, never the default: Enter keeps the exact rule.
+        const chosen = await promptAlwaysRule(always, {
+          write: options.write,
+          readLine: () => reader.next(context.signal),
+          line: (value) => text.line(value),
+        });
+        if (chosen.kind === 'aborted') return;
+        if (chosen.kind === 'closed') {
+          respond({ kind: 'deny' }, 'no-tty');
+          return;
+        }
+        answer = chosen.answer;
+      }
       if (answer) {
-        respond(answer);
-        return;
+        const result = respond(answer);
+        if (result.ok) return;
+        options.write(`tandem: that answer was not taken: ${result.message}\n`);
       }
     }
   }
@@ -109,37 +138,55 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
   };
 }
 
-async function card(
+// Every piece of the card that the model, a file or an MCP server controls (names, commands,
+// paths, parts, reasons, diff lines, URLs, rule previews) goes through `text`.
+function card(
   request: PendingApproval,
   context: AskContext,
-  describeAlways: TerminalAskerOptions['describeAlways'],
-): Promise<string> {
-  const lines = [``, `── ${request.name} needs your approval ──`, ...previewLines(request.preview)];
-  lines.push(...request.reasons.map((r) => `  why: ${r}`));
+  always: AlwaysRulePreview | null,
+  text: TerminalText,
+): string {
+  const lines = [
+    ``,
+    `── ${text.line(request.name)} needs your approval ──`,
+    ...previewLines(request.preview, text),
+  ];
+  lines.push(...request.reasons.map((r) => `  why: ${text.line(r)}`));
   if (context.grantable.length > 0) {
-    lines.push(`  "s", "t" and "a" would allow: ${context.grantable.join(', ')}`);
-    const always = describeAlways ? await describeAlways(request, context).catch(() => null) : null;
-    if (always) lines.push(`  ${always}`);
+    lines.push(
+      `  "s", "t" and "a" would allow: ${context.grantable.map((g) => text.line(g)).join(', ')}`,
+    );
+    if (always) lines.push(`  "a" would store: ${text.line(always.summary)}`);
+    if (always && hasWidening(always)) {
+      lines.push(
+        `  after "a" you may widen it instead, e.g. to ${text.line(widenExample(always))}`,
+      );
+    }
   } else {
     lines.push('  "s", "t" and "a" allow this call only (nothing here can be stored as a rule)');
   }
   return `${lines.join('\n')}\n`;
 }
 
-function previewLines(preview: ToolPreview): string[] {
+function previewLines(preview: ToolPreview, text: TerminalText): string[] {
   switch (preview.kind) {
     case 'command':
       return [
-        `  $ ${preview.command}`,
-        `  in ${preview.cwd} (${preview.sandbox.available ? preview.sandbox.description : 'not sandboxed'})`,
-        ...preview.parts.map((p) => `    ${p.safe ? 'read-only    ' : 'not read-only'}  ${p.text}`),
+        `  $ ${text.line(preview.command)}`,
+        `  in ${text.line(preview.cwd)} (${preview.sandbox.available ? text.line(preview.sandbox.description) : 'not sandboxed'})`,
+        ...preview.parts.map(
+          (p) => `    ${p.safe ? 'read-only    ' : 'not read-only'}  ${text.line(p.text)}`,
+        ),
       ];
     case 'diff':
-      return [`  ${preview.summary}`, ...preview.diff.split('\n').map((l) => `  ${l}`)];
+      return [
+        `  ${text.line(preview.path)}: ${text.line(preview.summary)}`,
+        ...preview.diff.split('\n').map((l) => `  ${text.lines(l)}`),
+      ];
     case 'url':
-      return [`  ${preview.method} ${preview.url}`];
+      return [`  ${text.line(preview.method)} ${text.line(preview.url)}`];
     case 'text':
-      return preview.text.split('\n').map((l) => `  ${l}`);
+      return preview.text.split('\n').map((l) => `  ${text.lines(l)}`);
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, app, dialog, session, shell } from 'electron';
 import { createHandlers, type TandemBackend } from './ipc/create-handlers';
+import { createElectronConfirm } from './ipc/electron-confirm';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { GrantBook } from './permissions/grant-book';
@@ -84,6 +85,7 @@ function start(): void {
         : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
+    confirm: createElectronConfirm(() => mainWindow),
     sandboxState: probeSandbox,
     settings,
     secrets,

@@ -2,6 +2,7 @@
 // main implements it (src/main/ipc) and validates every payload (./ipc-schemas.ts).
 import type { RunEvent } from './events';
 import type { ProviderPresetId } from './provider-presets';
+import type { ProviderTimeoutSettings } from './provider-timeouts';
 import type { ApprovalAnswer, PermissionMode, SandboxState } from './tool-types';
 
 export interface AppInfo {
@@ -47,6 +48,8 @@ export interface SettingsInfo extends ProviderSettingsInput {
   /** Host a stored key belongs to when it is another one: that key is not sent here. */
   readonly keyHeldFor: string | null;
   readonly keyStorage: KeyStorageInfo;
+  /** How long Tandem waits for the provider (the defaults when none are stored). */
+  readonly timeouts: ProviderTimeoutSettings;
 }
 
 export interface ConnectionTestResult {
@@ -63,8 +66,10 @@ export interface RuleInfo {
   /** Derived from the rule's content, so it stays valid while the list changes. */
   readonly id: string;
   readonly kind: 'command' | 'tool';
-  /** e.g. "`npm test`" or "tool `write_file`". */
+  /** e.g. "`rm build` exactly", "`npm test *` (`npm test` with any further words)", "tool `write_file`". */
   readonly description: string;
+  /** Why Tandem narrowed this rule (an older version stored it wider); null when it did not. */
+  readonly note: string | null;
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
 }
@@ -96,14 +101,35 @@ export interface RevertOutcome {
   readonly files: readonly { readonly path: string; readonly action: 'restored' | 'deleted' }[];
 }
 
+/** One rule "Always allow" may store for a sub-command: as shown, or widened to a prefix. */
+export interface AlwaysRuleChoice {
+  /** What the answer sends back as one `widen` entry to store this; null for the rule as offered. */
+  readonly widen: readonly string[] | null;
+  /** e.g. "`npm test -- --ci` exactly" or "`npm test *` (`npm test` with any further words …)". */
+  readonly rule: string;
+  /** Which commands it accepts, in a sentence. */
+  readonly accepts: string;
+  /** Earlier calls of this project it would have run without asking (0 when refused). */
+  readonly matched: number;
+  readonly examples: readonly string[];
+  readonly summary: string;
+  /** Why this widening cannot be stored; null when it can. */
+  readonly refused: string | null;
+}
+
 /** The rule "Always allow" would store, and what it would have let run among earlier calls. */
 export interface AlwaysRulePreview {
-  /** e.g. "`npm test`"; several when a command line has several parts. */
+  /** e.g. "`npm test` exactly"; several when a command line has several parts. */
   readonly rules: readonly string[];
   readonly matched: number;
   readonly examples: readonly string[];
-  /** "`npm test` would have run 14 earlier calls without asking, e.g. …" */
+  /** "`npm test` exactly would have run 14 earlier calls without asking, e.g. …" */
   readonly summary: string;
+  /**
+   * Per entry of `rules`, in the same order: the rule as offered first (exact, `widen` null),
+   * then each prefix it may be widened to, shortest first, refused ones with the reason.
+   */
+  readonly choices: readonly (readonly AlwaysRuleChoice[])[];
 }
 
 /** Something main pushes to the window: run events, and workspace changes. */
@@ -136,6 +162,7 @@ export interface TandemApi {
   /** Stores the key (write-only: nothing ever returns it). */
   setApiKey(key: string): Promise<SettingsInfo>;
   clearApiKey(): Promise<SettingsInfo>;
+  setProviderTimeouts(timeouts: ProviderTimeoutSettings): Promise<SettingsInfo>;
   /** Models the stored provider offers. */
   listModels(): Promise<readonly string[]>;
   testConnection(): Promise<ConnectionTestResult>;
@@ -171,6 +198,7 @@ export const TANDEM_INVOKE_METHODS = [
   'setProviderSettings',
   'setApiKey',
   'clearApiKey',
+  'setProviderTimeouts',
   'listModels',
   'testConnection',
   'setMode',

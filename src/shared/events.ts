@@ -44,6 +44,11 @@ export type RunEvent =
       readonly effect: ToolEffect;
       readonly preview: ToolPreview;
       readonly reasons: readonly string[];
+      /**
+       * What "for this session", "for a while" and "always" would allow, as the person reads it
+       * ("`rm build` exactly"); empty when they allow this call only. Absent in old transcripts.
+       */
+      readonly storable?: readonly string[];
       readonly at: number;
     }
   | {
@@ -75,6 +80,12 @@ export type RunEvent =
       readonly provenance?: string;
       /** What a command changed on disk, as data: the window draws the card from this. */
       readonly changes?: ChangeReport;
+      /**
+       * Set when this call brought outside content into the conversation ("after reading
+       * https://…", "after running `curl …` with network on"): the session is tainted from here
+       * on, also when it is reopened from its transcript.
+       */
+      readonly taintedBy?: string;
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { providerTimeoutsSchema } from './provider-timeouts';
 import { PERMISSION_MODES, type PermissionMode } from './tool-types';
 
 const id = z.string().min(1).max(200);
@@ -12,10 +13,22 @@ const path = z
   .max(4096)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-const approvalAnswerSchema = z.discriminatedUnion('kind', [
+/** One word of a command as the card showed it (a prefix for widening an "always" rule). */
+const ruleWord = z
+  .string()
+  .max(200_000)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
+
+export const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
-  z.object({ kind: z.literal('allow-always') }).strict(),
+  z
+    .object({
+      kind: z.literal('allow-always'),
+      // Prefixes of the card's command words; main checks each against the pending request.
+      widen: z.array(z.array(ruleWord).min(1).max(64)).min(1).max(32).optional(),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('allow-for'),
@@ -98,6 +111,7 @@ export const ipcArgSchemas = {
   setProviderSettings: z.tuple([providerSettingsSchema]),
   setApiKey: z.tuple([apiKeySchema]),
   clearApiKey: z.tuple([]),
+  setProviderTimeouts: z.tuple([providerTimeoutsSchema]),
   listModels: z.tuple([]),
   testConnection: z.tuple([]),
   setMode: z.tuple([modeSchema]),

@@ -24,7 +24,43 @@ export interface CommandPart {
   readonly argv: readonly string[];
   readonly safe: boolean;
   readonly reasons: readonly string[];
+  /** Whether a rule or grant may speak for this part: only its program and words need a yes
+   * (no path outside, no wildcard or redirection that could not be judged). */
+  readonly coverable?: boolean;
 }
+
+/**
+ * The classifier's one verdict on a command line. The policy reads it to decide (run, ask, which
+ * rule may apply); the shell tool reads the same object to decide what text runs and how much of
+ * the project its sandbox may write.
+ */
+export interface CommandVerdict {
+  /** The command line as the model gave it. */
+  readonly command: string;
+  /** False when the parser found an error in the command; such a command is never safe. */
+  readonly parsed: boolean;
+  /** True only when the command runs without asking: it fits the grammar and every part is a
+   * known read-only program, used with safe options, on paths inside the folder. */
+  readonly safe: boolean;
+  /** One per simple command, with its argv (wildcards expanded), reasons, and whether a rule may cover it. */
+  readonly parts: readonly CommandPart[];
+  /** Every reason, person-readable: "writes to a file: > out.txt". */
+  readonly reasons: readonly string[];
+  /** Reasons about the whole command line (its characters, its shell structure): with any of
+   * them no rule or grant applies, only the person's yes. */
+  readonly structural: readonly string[];
+  /** The command line Tandem runs in place of the text when it runs the command as judged:
+   * every word single-quoted. Present when the command fits the grammar and every wildcard
+   * could be expanded. */
+  readonly canonical?: string;
+}
+
+/**
+ * How the permission gate let a call run: the classifier judged it read-only, a rule or a grant of
+ * the person's covered it, the person answered its card, or the mode (auto-accept edits,
+ * autonomous) runs it. The shell narrows what it does by it.
+ */
+export type RunBasis = 'read-only' | 'rule' | 'grant' | 'person' | 'mode';
 
 /** Whether shell commands run inside an OS sandbox, and which. */
 export interface SandboxState {
@@ -58,7 +94,11 @@ export type ToolPreview =
 export type ApprovalAnswer =
   | { readonly kind: 'allow-once' }
   | { readonly kind: 'allow-session' }
-  | { readonly kind: 'allow-always' }
+  /**
+   * Stores a rule per offered sub-command: its exact words, or, for each prefix in `widen`
+   * (which main checks against the words the card showed), those words with any further words.
+   */
+  | { readonly kind: 'allow-always'; readonly widen?: readonly (readonly string[])[] }
   | { readonly kind: 'allow-for'; readonly minutes: number }
   | { readonly kind: 'deny' }
   | { readonly kind: 'deny-with-note'; readonly note: string };

@@ -1,4 +1,4 @@
-import { writeFile, rm } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/agent-harness';
@@ -23,6 +23,22 @@ describe('system prompt', () => {
       expect(prompt).toContain('Run `make check` before you finish.');
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('does not follow an AGENTS.md symlink out of the folder', async () => {
+    const base = await makeTempDir('ctx-link');
+    try {
+      await mkdir(join(base, 'proj'));
+      await writeFile(join(base, 'secret.txt'), 'OUTSIDE SECRET');
+      await symlink(join(base, 'secret.txt'), join(base, 'proj', 'AGENTS.md'));
+      expect(await loadAgentsMd(join(base, 'proj'))).toBeUndefined();
+      await rm(join(base, 'proj', 'AGENTS.md'));
+      await writeFile(join(base, 'proj', 'docs.md'), 'Inside notes.');
+      await symlink('docs.md', join(base, 'proj', 'AGENTS.md'));
+      expect(await loadAgentsMd(join(base, 'proj'))).toBe('Inside notes.');
+    } finally {
+      await rm(base, { recursive: true, force: true });
     }
   });
 });
@@ -97,5 +113,59 @@ describe('one long task within a budget', () => {
     expect(fitted[2]?.content).toMatch(/output shrunk to save context/);
     expect(fitted.at(-1)?.content).toBe(output(19));
     expect(fitted.at(-3)?.content).toBe(output(18));
+  });
+});
+
+describe('long arguments within a budget', () => {
+  it('shrinks the arguments of answered calls too, to valid JSON, keeping every pair', () => {
+    const args = JSON.stringify({ path: 'a.txt', content: 'y'.repeat(200_000) });
+    const history: ChatMessage[] = [{ role: 'user', content: 'write things' }];
+    for (let i = 0; i < 5; i++) {
+      history.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: `w${i}`, type: 'function', function: { name: 'write_file', arguments: args } },
+        ],
+      });
+      history.push({ role: 'tool', tool_call_id: `w${i}`, content: 'written' });
+    }
+    const fitted = fitHistory(history, 20_000);
+    expect(estimateTokens(history)).toBeGreaterThan(200_000);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(20_000);
+    expect(fitted.map((m) => m.role)).toEqual(history.map((m) => m.role));
+    for (const message of fitted) {
+      if (message.role !== 'assistant') continue;
+      const text = message.tool_calls?.[0]?.function.arguments ?? '';
+      expect(() => JSON.parse(text) as unknown).not.toThrow();
+    }
+    expect(
+      JSON.parse(
+        fitted[1]?.role === 'assistant' ? fitted[1].tool_calls![0]!.function.arguments : '',
+      ),
+    ).toEqual({
+      shortened: `${args.length} characters of arguments, cut to save context; this call was answered`,
+    });
+  });
+});
+
+describe('a long text of the model within a budget', () => {
+  it('is cut to its head and tail with a note, when nothing else is left to shrink', () => {
+    const text = `start ${'t'.repeat(300_000)} end`;
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'task' },
+      {
+        role: 'assistant',
+        content: text,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'read', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+    ];
+    const fitted = fitHistory(history, 8_000);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(8_000);
+    expect(fitted[1]?.content).toMatch(
+      /^start t+\n\[… your earlier message shortened to save context: first and last 400 characters kept, \d+ cut …\]\nt+ end$/,
+    );
+    expect(history[1]?.content).toBe(text);
   });
 });

@@ -212,7 +212,7 @@ describe('the gate', () => {
       tools: testTools(log),
       gate: async (request) =>
         request.tool.effect === 'read'
-          ? { kind: 'run', provenance: 'read' }
+          ? { kind: 'run', provenance: 'read', permit: { basis: 'read-only' } }
           : { kind: 'refuse', message: 'The person declined: not now.' },
       turns: [{ toolCalls: [{ name: 'note', arguments: { text: 'x' } }] }, { text: 'ok' }],
     });
@@ -271,7 +271,7 @@ describe('the gate', () => {
       registry: createToolRegistry(testTools()),
       gate: async (request) => {
         requests.push(request);
-        return { kind: 'run', provenance: 'test' };
+        return { kind: 'run', provenance: 'test', permit: { basis: 'person' } };
       },
       folder: harness.folder,
       dataDir: harness.dataDir,

@@ -19,7 +19,10 @@ export interface ToolCallDeps {
 
 /** Session state that outlives one turn and one run. */
 export interface RunTaint {
-  /** Set once network or MCP content entered the conversation; later gate requests carry it. */
+  /**
+   * Set once outside content entered the conversation (a fetch, an MCP tool, a command that ran
+   * with the network on); later gate requests carry it.
+   */
   taintedBy?: string;
 }
 
@@ -28,7 +31,10 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
   const started = new Map<string, Extract<RunEvent, { type: 'tool-call-started' }>>();
   for (const event of events) {
     if (event.type === 'tool-call-started') started.set(event.callId, event);
-    if (event.type !== 'tool-result' || !event.ok) continue;
+    if (event.type !== 'tool-result') continue;
+    if (event.taintedBy !== undefined) return { taintedBy: event.taintedBy };
+    // Transcripts written before results said so: a network or MCP call that succeeded.
+    if (!event.ok) continue;
     const call = started.get(event.callId);
     if (!call || (call.effect !== 'network' && !call.name.startsWith('mcp__'))) continue;
     const url = (call.args as { url?: unknown } | null)?.url;
@@ -40,6 +46,12 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
 }
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+/**
+ * Reads of one turn run side by side, this many at a time: a turn may hold 128 calls, and each
+ * running call holds a file, a timer and a listener on the run's stop signal (Node warns past 10).
+ */
+export const MAX_CONCURRENT_READS = 8;
 
 /**
  * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
@@ -62,14 +74,32 @@ export async function answerToolCalls(
         batch.push(index + batch.length);
       }
     }
-    const results = await Promise.all(
-      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal)),
+    const results = await mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
+      answerOne(calls[i] as ChatToolCall, deps, taint, signal),
     );
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
     onAnswered(results);
     index += batch.length;
   }
   return answers;
+}
+
+/** Like Promise.all over `items`, with at most `limit` of them in flight; results in order. */
+async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
@@ -97,6 +127,7 @@ async function answerOne(
     ok: boolean,
     output: string,
     provenance?: string,
+    taintedBy?: string,
     changes?: ChangeReport,
   ): ToolMessage => {
     deps.emit({
@@ -107,6 +138,7 @@ async function answerOne(
       output,
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
+      ...(taintedBy !== undefined ? { taintedBy } : {}),
       ...(changes !== undefined ? { changes } : {}),
     });
     return { role: 'tool', tool_call_id: call.id, content: output };
@@ -139,11 +171,16 @@ async function answerOne(
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 
-  const result = await deps.registry.execute(tool, args, ctx);
-  if (tool.effect === 'network' || tool.name.startsWith('mcp__')) {
-    taint.taintedBy ??= describeTaint(tool.name, () => tool.target?.(args as never, ctx));
-  }
-  return answer(result.ok, result.output, verdict.provenance, result.changes);
+  const result = await deps.registry.execute(tool, args, { ...ctx, permit: verdict.permit });
+  const outside =
+    result.outsideContent ??
+    (tool.effect === 'network' || tool.name.startsWith('mcp__')
+      ? describeTaint(tool.name, () => tool.target?.(args as never, ctx))
+      : undefined);
+  // The first outside content names the taint; the result that brought it in records it.
+  const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
+  if (tainting !== undefined) taint.taintedBy = tainting;
+  return answer(result.ok, result.output, verdict.provenance, tainting, result.changes);
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

@@ -4,6 +4,7 @@ import { copyFileSync, cpSync, existsSync, rmSync } from 'node:fs';
 import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/events';
 import { allowAll, makeTempDir } from '../../test-support/agent-harness';
 import { startScriptedOpenAIServer } from '../../test-support/scripted-openai-server';
 import { projectDataDir } from '../store/data-dir';
@@ -65,6 +66,59 @@ describe('workspace agent', () => {
     const undoFirst = await first.workspace.revertRun(first.runId);
     expect(undoFirst.ok).toBe(true);
     expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('original a\n');
+  });
+
+  it('a command run with the network on reports its changes and taints, also after reopening', async () => {
+    const folder = await realpath(await makeTempDir('wa-proj'));
+    const dataDir = await makeTempDir('wa-data');
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const command = 'echo hi > net.txt';
+    const server = await startScriptedOpenAIServer({
+      turns: [
+        { toolCalls: [{ id: 'call_0', name: 'shell', arguments: { command } }] },
+        { text: 'done' },
+      ],
+    });
+    cleanups.push(() => server.close());
+    const provider = createOpenAIProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' });
+    const network = { allowShellNetwork: true, allowPrivateNetwork: false };
+    const first = await openWorkspaceAgent({ folder, dataDir, gate: allowAll, provider, network });
+    const results: RunEvent[] = [];
+    first.agent.onEvent((event) => {
+      if (event.type === 'tool-result') results.push(event);
+    });
+    expect(await first.agent.startRun('make a file').done).toBe('done');
+    const sessionId = first.agent.sessionId;
+    await first.close();
+    // The command journal wraps the shell: its changes and the shell's taint both reach the event.
+    const expected = {
+      type: 'tool-result',
+      ok: true,
+      taintedBy: `after running \`${command}\` with network on`,
+      changes: {
+        kind: 'tracked',
+        revertable: true,
+        files: [{ path: 'net.txt', status: 'added', added: 1, removed: 0, content: 'text' }],
+      },
+    };
+    expect(results).toMatchObject([expected]);
+
+    // Both come back from the transcript (the event schema names `changes` and `taintedBy`).
+    const second = await openWorkspaceAgent({
+      folder,
+      dataDir,
+      gate: allowAll,
+      provider,
+      sessionId,
+    });
+    cleanups.push(() => second.close());
+    expect(second.agent.pastEvents().filter((e) => e.type === 'tool-result')).toMatchObject([
+      expected,
+    ]);
+    expect(second.loadProblems()).toEqual([]);
+    expect((await second.revertCall('call_0')).ok).toBe(true);
+    expect(existsSync(join(folder, 'net.txt'))).toBe(false);
   });
 
   it('after a crash during a command, tells the model what it really did, and can undo it', async () => {

@@ -53,6 +53,8 @@ export interface WorkspaceAgent {
   readonly readOnly: string | undefined;
   /** Settles when change tracking is ready (it is started at open). */
   readonly prepared: Promise<void>;
+  /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
+  loadProblems(): readonly string[];
   close(): Promise<void>;
 }
 
@@ -149,6 +151,7 @@ async function compose(
     revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
     readOnly,
     prepared,
+    loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
       try {

@@ -34,6 +34,7 @@ interface Setup {
   readonly server: ScriptedServer;
   readonly events: RunEvent[];
   readonly grants: GrantBook;
+  readonly dataDir: string;
   next(type: RunEvent['type'], from?: number): Promise<RunEvent>;
 }
 
@@ -87,7 +88,7 @@ async function setup(
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
   };
-  return { controller, folder, server, events, grants, next };
+  return { controller, folder, server, events, grants, dataDir, next };
 }
 
 const writeTurn: ScriptedTurn = {
@@ -248,14 +249,50 @@ describe('agent run controller', () => {
     const second = await s.next('approval-requested', from + 1);
     if (second.type !== 'approval-requested') throw new Error('unreachable');
     const preview = await s.controller.previewAlwaysRule(second.requestId);
-    expect(preview.rules).toEqual(['`touch a.txt`']);
+    expect(preview.rules).toEqual(['`touch a.txt` exactly']);
     // The pending request itself is not an earlier call.
     expect(preview.matched).toBe(1);
     expect(preview.summary).toMatch(
       /would have run 1 earlier call without asking, e\.g\. `touch a\.txt`/,
     );
+    expect(preview.choices[0]?.map((c) => [c.widen, c.refused === null])).toEqual([
+      [null, true],
+      [['touch'], false],
+      [['touch', 'a.txt'], true],
+    ]);
     await s.controller.answerApproval(second.requestId, second.argsHash, { kind: 'deny' });
     await s.next('run-finished', from + 1);
+  });
+
+  it('takes a widening only as a prefix of the words the card showed, then stores it', async () => {
+    const command = 'touch build/a.txt build/b.txt';
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command } }] },
+      { text: 'done' },
+    ]);
+    await s.controller.startRun('touch files');
+    const asked = await s.next('approval-requested');
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    expect(asked.storable).toEqual(['`touch build/a.txt build/b.txt` exactly']);
+    const widen = (words: string[][]): Promise<void> =>
+      s.controller.answerApproval(asked.requestId, asked.argsHash, {
+        kind: 'allow-always',
+        widen: words,
+      });
+    // Arbitrary words from the window, a longer list, or the program alone: refused in main.
+    await expect(widen([['rm', '-rf', '.']])).rejects.toThrow(
+      /Answer not accepted: the answer does not fit what the request offered: `rm -rf .` is not the start of a command this card offered to store/,
+    );
+    await expect(widen([['touch', 'build/a.txt', 'build/b.txt', 'x']])).rejects.toThrow(
+      /not the start of a command/,
+    );
+    await expect(widen([['touch']])).rejects.toThrow(/every use of `touch`/);
+    await widen([['touch', 'build/a.txt']]);
+    await s.next('run-finished');
+    const stored = await new JsonFilePermissionsStore(s.dataDir).load(s.folder);
+    expect(stored.rules.map((r) => r.rule)).toEqual([
+      { kind: 'command', argv: ['touch', 'build/a.txt'], match: 'prefix' },
+    ]);
   });
 
   it('starts nothing when the folder is closed while the run is being set up', async () => {

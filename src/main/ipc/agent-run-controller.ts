@@ -2,15 +2,18 @@
 // approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
 // over IPC and go to the broker, which accepts each once, for the exact arguments shown.
 import { relative, sep } from 'node:path';
-import type { AlwaysRulePreview, RevertOutcome, WorkspaceInfo } from '../../shared/api';
+import type { RevertOutcome, WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
+import { timeoutsFromSettings } from '../agent/request-watchdog';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
 import {
   openWorkspaceAgent,
   type WorkspaceAgent,
   type WorkspaceNetwork,
 } from '../agent/workspace-agent';
+import { loadEarlierCalls, previewAlwaysChoices } from '../permissions/always-rule-preview';
 import { ApprovalBroker } from '../permissions/approval-broker';
 import type { Asker } from '../permissions/asker';
 import { createPermissionGate } from '../permissions/create-permission-gate';
@@ -18,14 +21,8 @@ import type { GrantBook } from '../permissions/grant-book';
 import type { PermissionsStore } from '../permissions/project-permissions-store';
 import type { PermissionRule } from '../permissions/permission-rule';
 import { realPolicyDeps } from '../permissions/real-policy-deps';
-import {
-  earlierCallsFromEvents,
-  loadProjectEvents,
-  previewRule,
-} from '../permissions/rule-preview';
 import { shellSessions as processShellSessions, type ShellSessions } from '../shell/shell-sessions';
 import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
-import { sessionsDir } from '../store/transcript';
 import {
   loadProviderConfig,
   missingProviderSetting,
@@ -103,11 +100,17 @@ function createAgentRunController(
         model: config.model,
         // Local servers without keys still need a non-empty string for the SDK.
         apiKey: config.apiKey ?? 'no-key',
+        timeouts: timeoutsFromSettings(config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS),
       }));
 
   /** The agent for this folder, reopened on the same session when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
-    const providerKey = JSON.stringify([config.baseUrl, config.model, config.apiKey ?? '']);
+    const providerKey = JSON.stringify([
+      config.baseUrl,
+      config.model,
+      config.apiKey ?? '',
+      config.timeouts ?? null,
+    ]);
     if (current && current.providerKey === providerKey) return current.agent;
     if (current?.agent.agent.activeRunId) {
       throw new Error('A run is still going; stop it before changing the provider.');
@@ -167,7 +170,9 @@ function createAgentRunController(
     async previewAlwaysRule(requestId) {
       const rules = alwaysRules.get(requestId);
       if (!rules) throw new Error('That approval request is no longer pending.');
-      return previewAlways(requestId, rules, workspace.folder, deps.dataDir);
+      // The pending request is in the transcript already; it is not an earlier call.
+      const calls = await loadEarlierCalls(deps.dataDir, workspace.folder, requestId);
+      return previewAlwaysChoices(rules, calls, workspace.folder, realPolicyDeps);
     },
     async sendTerminalInput(callId, data) {
       return sessions.write(callId, data);
@@ -205,36 +210,6 @@ function createAgentRunController(
       alwaysRules.clear();
       listeners.clear();
     },
-  };
-}
-
-async function previewAlways(
-  requestId: string,
-  rules: readonly PermissionRule[],
-  folder: string,
-  dataDir: string,
-): Promise<AlwaysRulePreview> {
-  if (rules.length === 0) {
-    return {
-      rules: [],
-      matched: 0,
-      examples: [],
-      summary: 'No rule can be stored for this call: it will be asked again next time.',
-    };
-  }
-  // The pending request is in the transcript already; it is not an earlier call.
-  const events = (await loadProjectEvents(sessionsDir(dataDir, folder))).filter(
-    (e) => e.type !== 'approval-requested' || e.requestId !== requestId,
-  );
-  const calls = earlierCallsFromEvents(events);
-  const previews = await Promise.all(
-    rules.map((rule) => previewRule(rule, calls, folder, realPolicyDeps)),
-  );
-  return {
-    rules: previews.map((p) => p.rule),
-    matched: Math.max(...previews.map((p) => p.matched)),
-    examples: [...new Set(previews.flatMap((p) => p.examples))].slice(0, 3),
-    summary: previews.map((p) => p.summary).join('; '),
   };
 }
 

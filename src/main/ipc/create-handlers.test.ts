@@ -12,18 +12,21 @@ import {
 import { storeApiKey } from '../store/provider-config';
 import { JsonFileSettingsStore } from '../store/provider-settings';
 import { MemorySecretStore } from '../store/secret-store';
-import { createHandlers, type HandlerDeps } from './create-handlers';
+import { createHandlers, type HandlerDeps, type TandemBackend } from './create-handlers';
 import { FOLDER_CHANGED_MESSAGE, NO_PROVIDER_MESSAGE, type RunController } from './run-controller';
 
 let root: string;
 let dataDir: string;
 let project: string;
+/** What the stand-in for the folder dialog answers. */
+let chosen: string | null;
 
 beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-ipc-')));
   dataDir = join(root, 'data');
   project = join(root, 'my-project');
   await mkdir(project);
+  chosen = null;
 });
 
 afterEach(async () => {
@@ -36,7 +39,9 @@ function deps(overrides: Partial<HandlerDeps> = {}): HandlerDeps {
     appVersion: '1.2.3',
     platform: 'linux',
     dataDir,
-    chooseFolder: async () => null,
+    chooseFolder: async () => chosen,
+    confirm: async () => true,
+    home: join(root, 'home'),
     sandboxState: () => ({ kind: 'bwrap', available: true, description: 'bubblewrap' }),
     settings: new JsonFileSettingsStore(dataDir),
     secrets: new MemorySecretStore(),
@@ -44,6 +49,19 @@ function deps(overrides: Partial<HandlerDeps> = {}): HandlerDeps {
     grants: new GrantBook(),
     ...overrides,
   };
+}
+
+/** The person picks `folder` in the folder dialog. */
+async function choose(
+  handlers: TandemBackend['handlers'],
+  folder: string,
+): Promise<WorkspaceInfo | null> {
+  chosen = folder;
+  try {
+    return await handlers.chooseFolder();
+  } finally {
+    chosen = null;
+  }
 }
 
 /** A factory that makes a RecordingController per folder and keeps them, oldest first. */
@@ -80,7 +98,7 @@ class RecordingController implements RunController {
   }
   async previewAlwaysRule(requestId: string) {
     this.calls.push(`preview:${requestId}`);
-    return { rules: [], matched: 0, examples: [], summary: '' };
+    return { rules: [], matched: 0, examples: [], summary: '', choices: [] };
   }
   async sendTerminalInput(callId: string, data: string) {
     this.calls.push(`input:${callId}:${data}`);
@@ -148,12 +166,13 @@ describe('workspace handlers', () => {
     const events: AppEvent[] = [];
     backend.onEvent((e) => events.push(e));
 
-    const workspace = await backend.handlers.openFolder(link);
+    const workspace = await choose(backend.handlers, link);
     expect(workspace).toEqual({ folder: project, name: 'my-project', mode: 'ask' });
     expect(events).toEqual([{ type: 'workspace-changed', workspace }]);
 
     const restarted = createHandlers(deps());
     await expect(restarted.handlers.recentFolders()).resolves.toEqual([project]);
+    await expect(restarted.handlers.openFolder(project)).resolves.toEqual(workspace);
   });
 
   it.each([
@@ -168,6 +187,7 @@ describe('workspace handlers', () => {
   ])('refuses %s with a clear message', async (_name, pathOf, message) => {
     await writeFile(join(root, 'file.txt'), 'x');
     const { handlers } = createHandlers(deps());
+    await expect(choose(handlers, pathOf(root))).rejects.toThrow(message);
     await expect(handlers.openFolder(pathOf(root))).rejects.toThrow(message);
     await expect(handlers.recentFolders()).resolves.toEqual([]);
   });
@@ -176,16 +196,16 @@ describe('workspace handlers', () => {
     const { handlers } = createHandlers(deps());
     const names = ['a', 'b', 'c'];
     for (const n of names) await mkdir(join(root, n));
-    for (const n of [...names, 'a']) await handlers.openFolder(join(root, n));
+    for (const n of names) await choose(handlers, join(root, n));
+    // Reopening from the list moves the folder to the front.
+    await handlers.openFolder(join(root, 'a'));
     await rm(join(root, 'b'), { recursive: true });
     await expect(handlers.recentFolders()).resolves.toEqual([join(root, 'a'), join(root, 'c')]);
   });
 
   it('chooseFolder opens what the chooser returns, and null when cancelled', async () => {
-    let answer: string | null = project;
-    const { handlers } = createHandlers(deps({ chooseFolder: async () => answer }));
-    await expect(handlers.chooseFolder()).resolves.toMatchObject({ folder: project });
-    answer = null;
+    const { handlers } = createHandlers(deps());
+    await expect(choose(handlers, project)).resolves.toMatchObject({ folder: project });
     await expect(handlers.chooseFolder()).resolves.toBeNull();
   });
 
@@ -193,7 +213,7 @@ describe('workspace handlers', () => {
     const permissions = new JsonFilePermissionsStore(dataDir);
     await permissions.save(project, { ...DEFAULT_PERMISSIONS, mode: 'read-only' });
     const { handlers } = createHandlers(deps({ permissions }));
-    await expect(handlers.openFolder(project)).resolves.toMatchObject({ mode: 'read-only' });
+    await expect(choose(handlers, project)).resolves.toMatchObject({ mode: 'read-only' });
   });
 });
 
@@ -203,7 +223,7 @@ describe('run handlers', () => {
     await expect(handlers.startRun('do it')).rejects.toThrow(
       'Open a folder before starting a run.',
     );
-    await handlers.openFolder(project);
+    await choose(handlers, project);
     await expect(handlers.startRun('do it')).rejects.toThrow(NO_PROVIDER_MESSAGE);
     await expect(handlers.stopRun('run-1')).rejects.toThrow(NO_PROVIDER_MESSAGE);
     await expect(handlers.answerApproval('r', 'h', { kind: 'deny' })).rejects.toThrow(
@@ -218,7 +238,7 @@ describe('run handlers', () => {
     const backend = createHandlers(deps({ runControllerFactory }));
     const events: AppEvent[] = [];
     backend.onEvent((e) => events.push(e));
-    await backend.handlers.openFolder(project);
+    await choose(backend.handlers, project);
 
     await expect(backend.handlers.startRun('fix the bug')).resolves.toEqual({
       runId: 'run-1',
@@ -251,7 +271,7 @@ describe('run handlers', () => {
     // Another folder: the old controller is released and stops reaching the window.
     const other = join(root, 'other');
     await mkdir(other);
-    await backend.handlers.openFolder(other);
+    await choose(backend.handlers, other);
     expect(made[0]?.disposed).toBe(true);
     const before = events.length;
     made[0]?.push(event);
@@ -271,7 +291,7 @@ describe('run handlers', () => {
         },
       }),
     );
-    await handlers.openFolder(project);
+    await choose(handlers, project);
     await expect(handlers.startRun('a')).rejects.toThrow('No API key stored');
     await expect(handlers.startRun('a')).resolves.toMatchObject({ runId: 'run-1' });
   });
@@ -279,7 +299,7 @@ describe('run handlers', () => {
   it('keeps the run when the same folder is reopened, also after a mode change', async () => {
     const { made, runControllerFactory } = recordingFactory();
     const { handlers } = createHandlers(deps({ runControllerFactory }));
-    await handlers.openFolder(project);
+    await choose(handlers, project);
     await handlers.startRun('t');
     await handlers.openFolder(project);
     await handlers.setMode('auto-edit');
@@ -295,13 +315,13 @@ describe('run handlers', () => {
     const backend = createHandlers(deps({ runControllerFactory }));
     const events: AppEvent[] = [];
     backend.onEvent((e) => events.push(e));
-    await backend.handlers.openFolder(project);
+    await choose(backend.handlers, project);
     await backend.handlers.startRun('t');
     const finished: RunEvent = { type: 'run-finished', runId: 'run-1', reason: 'stopped' };
     made[0]?.lastWords.push(finished);
     const other = join(root, 'other');
     await mkdir(other);
-    await backend.handlers.openFolder(other);
+    await choose(backend.handlers, other);
     expect(events.slice(-2)).toEqual([
       { type: 'run-event', sessionId: 'session-1', event: finished },
       expect.objectContaining({ type: 'workspace-changed' }),
@@ -324,11 +344,11 @@ describe('run handlers', () => {
         },
       }),
     );
-    await handlers.openFolder(project);
+    await choose(handlers, project);
     const started = handlers.startRun('in the old folder');
     const other = join(root, 'other');
     await mkdir(other);
-    await handlers.openFolder(other);
+    await choose(handlers, other);
     release();
     await expect(started).rejects.toThrow(FOLDER_CHANGED_MESSAGE);
     expect(made[0]?.disposed).toBe(true);

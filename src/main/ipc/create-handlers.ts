@@ -1,11 +1,13 @@
 // The composition root of the IPC layer: plain functions over the core, with every outside
 // dependency injected so the same handlers run in Electron and in the e2e test bridge.
+import { homedir } from 'node:os';
 import type { AppEvent, WorkspaceInfo } from '../../shared/api';
 import type { SandboxState } from '../../shared/tool-types';
 import type { ProbeOptions } from '../agent/provider-probe';
 import type { GrantBook } from '../permissions/grant-book';
 import type { PermissionsStore } from '../permissions/project-permissions-store';
 import type { SettingsStore } from '../store/provider-settings';
+import { defaultDataDir } from '../store/data-dir';
 import type { SecretStore } from '../store/secret-store';
 import { createAppEventHub } from './app-event-hub';
 import { createAppHandlers } from './app-handlers';
@@ -14,6 +16,7 @@ import { createPermissionHandlers } from './permission-handlers';
 import { createRecentFolders } from './recent-folders';
 import type { RunControllerFactory } from './run-controller';
 import { createRunHandlers } from './run-handlers';
+import { oneAtATime, type Confirm } from './setting-confirmation';
 import { createSettingsHandlers } from './settings-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
 
@@ -23,7 +26,12 @@ export interface HandlerDeps {
   readonly platform?: string;
   /** Tandem's own data folder (recent folders, sessions, rules). */
   readonly dataDir: string;
+  /** The native folder dialog: the only way a folder the window did not open before gets in. */
   readonly chooseFolder: () => Promise<string | null>;
+  /** A native dialog main owns, asked before Autonomous mode or the network is turned on. */
+  readonly confirm: Confirm;
+  /** The person's home folder, never opened as a project; `os.homedir()` when absent. */
+  readonly home?: string;
   readonly sandboxState: () => SandboxState | Promise<SandboxState>;
   /** Base URL, model and preset of the provider. */
   readonly settings: SettingsStore;
@@ -73,6 +81,13 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
   const openFolders = createWorkspaceHandlers({
     chooseFolder: deps.chooseFolder,
     recent: createRecentFolders(deps.dataDir),
+    folderPolicy: {
+      platform: process.platform,
+      home: deps.home ?? homedir(),
+      // The app's folder and the CLI's: the agent must reach neither.
+      dataFolders: [...new Set([deps.dataDir, defaultDataDir()])],
+      env: process.env,
+    },
     modeFor: async (folder) => (await deps.permissions.load(folder)).mode,
     async onOpened(opened) {
       if (workspace?.folder !== opened.folder) sessionId = null;
@@ -87,6 +102,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     sandboxState: deps.sandboxState,
     workspace: () => workspace,
     sessionId: () => sessionId,
+    confirm: oneAtATime(deps.confirm),
     // The gate reads the stored mode at every call, so a running agent follows the change
     // without being restarted; only the window needs telling.
     onModeChanged(changed) {
@@ -112,6 +128,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       setProviderSettings: settings.setProviderSettings,
       setApiKey: settings.setApiKey,
       clearApiKey: settings.clearApiKey,
+      setProviderTimeouts: settings.setProviderTimeouts,
       listModels: settings.listModels,
       testConnection: settings.testConnection,
       ...permissions,

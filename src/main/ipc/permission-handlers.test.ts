@@ -13,6 +13,7 @@ import { JsonFileSettingsStore } from '../store/provider-settings';
 import { MemorySecretStore } from '../store/secret-store';
 import { createHandlers, type TandemBackend } from './create-handlers';
 import { NO_FOLDER_MESSAGE, ruleId } from './permission-handlers';
+import type { ConfirmRequest } from './setting-confirmation';
 
 let root: string;
 let project: string;
@@ -23,6 +24,9 @@ let permissions: JsonFilePermissionsStore;
 let sandbox: SandboxState;
 let backend: TandemBackend;
 let events: AppEvent[];
+/** What main's dialog was asked, and how the person answers it. */
+let asked: ConfirmRequest[];
+let answerYes: boolean;
 
 const NO_SANDBOX: SandboxState = {
   kind: 'none',
@@ -39,11 +43,18 @@ beforeEach(async () => {
   grants = new GrantBook(() => now);
   permissions = new JsonFilePermissionsStore(dataDir);
   sandbox = { kind: 'bwrap', available: true, description: 'bubblewrap' };
+  asked = [];
+  answerYes = true;
   backend = createHandlers({
     appName: 'Tandem',
     appVersion: '0',
     dataDir,
     chooseFolder: async () => project,
+    confirm: async (request) => {
+      asked.push(request);
+      return answerYes;
+    },
+    home: join(root, 'home'),
     sandboxState: () => sandbox,
     settings: new JsonFileSettingsStore(dataDir),
     secrets: new MemorySecretStore(),
@@ -69,7 +80,7 @@ describe('permission handlers', () => {
 
   it('sets the mode, persists it and tells the window', async () => {
     const h = backend.handlers;
-    await h.openFolder(project);
+    await h.chooseFolder();
     await expect(h.setMode('read-only')).resolves.toEqual({
       folder: project,
       name: 'project',
@@ -87,17 +98,19 @@ describe('permission handlers', () => {
   it('refuses autonomous mode without a sandbox, with the reason', async () => {
     sandbox = NO_SANDBOX;
     const h = backend.handlers;
-    await h.openFolder(project);
+    await h.chooseFolder();
     await expect(h.setMode('autonomous')).rejects.toThrow(
       /Autonomous mode needs a sandbox for commands, and this machine has none \(Not sandboxed: bubblewrap/,
     );
     expect((await permissions.load(project)).mode).toBe('ask');
+    expect(asked).toEqual([]);
     sandbox = { kind: 'bwrap', available: true, description: 'bubblewrap' };
     await expect(h.setMode('autonomous')).resolves.toMatchObject({ mode: 'autonomous' });
+    expect(asked.map((r) => r.title)).toEqual(['Switch to Autonomous mode?']);
   });
 
   it('lists rules with descriptions and last use, and deletes one by id', async () => {
-    const npmTest = { kind: 'command' as const, prefix: ['npm', 'test'] };
+    const npmTest = { kind: 'command' as const, argv: ['npm', 'test'], match: 'prefix' as const };
     const writeTool = { kind: 'tool' as const, tool: 'write_file' };
     await permissions.save(project, {
       ...DEFAULT_PERMISSIONS,
@@ -108,14 +121,16 @@ describe('permission handlers', () => {
     });
     grants.markRuleUsed(project, npmTest);
     const h = backend.handlers;
-    await h.openFolder(project);
+    await h.chooseFolder();
     const info = await h.getPermissions();
     expect(info).toMatchObject({ folder: project, mode: 'ask', network: 'ask', sandbox });
     expect(info?.rules).toEqual([
       {
         id: ruleId(npmTest),
         kind: 'command',
-        description: '`npm test`',
+        description:
+          '`npm test *` (`npm test` with any further words for the script; options before `--` still ask)',
+        note: null,
         createdAt: 10,
         lastUsedAt: now,
       },
@@ -123,6 +138,7 @@ describe('permission handlers', () => {
         id: ruleId(writeTool),
         kind: 'tool',
         description: 'tool `write_file`',
+        note: null,
         createdAt: 20,
         lastUsedAt: null,
       },
@@ -136,7 +152,7 @@ describe('permission handlers', () => {
 
   it("lists this session's and timed grants with last use, and revokes them", async () => {
     const h = backend.handlers;
-    await h.openFolder(project);
+    await h.chooseFolder();
     // The latest run's session is the one whose grants are shown.
     backend.emit({
       type: 'run-event',
@@ -145,7 +161,7 @@ describe('permission handlers', () => {
     });
     const session = grants.add({
       folder: project,
-      rule: { kind: 'command', prefix: ['npm', 'run', 'build'] },
+      rule: { kind: 'command', argv: ['npm', 'run', 'build'], match: 'exact' },
       scope: { kind: 'session', sessionId: 'session-7' },
       effect: 'exec',
     });
@@ -169,7 +185,7 @@ describe('permission handlers', () => {
       {
         id: session.id,
         kind: 'session',
-        description: '`npm run build`',
+        description: '`npm run build` exactly',
         grantedAt: 1_000_000,
         expiresAt: null,
         lastUsedAt: 1_005_000,
@@ -191,7 +207,7 @@ describe('permission handlers', () => {
 
   it('sets the network setting', async () => {
     const h = backend.handlers;
-    await h.openFolder(project);
+    await h.chooseFolder();
     await expect(h.setNetwork('off')).resolves.toMatchObject({ network: 'off' });
     expect((await permissions.load(project)).network).toBe('off');
   });

@@ -1,13 +1,19 @@
 // The open project's mode, network setting, "always" rules and active grants, as the Settings
 // view shows and edits them. The store and the grant book are the same instances the agent uses.
 import { createHash } from 'node:crypto';
-import type { PermissionsInfo, RuleInfo, WorkspaceInfo } from '../../shared/api';
+import type { NetworkSetting, PermissionsInfo, RuleInfo, WorkspaceInfo } from '../../shared/api';
 import type { PermissionMode, SandboxState } from '../../shared/tool-types';
 import type { GrantBook } from '../permissions/grant-book';
 import { MODE_LABELS } from '../../shared/mode-labels';
-import { describeRule, type PermissionRule } from '../permissions/permission-rule';
+import { describeRule, ruleKey, type PermissionRule } from '../permissions/permission-rule';
 import { withoutRule, type PermissionsStore } from '../permissions/project-permissions-store';
 import type { TandemHandlers } from './handler-types';
+import {
+  autonomousConfirmation,
+  networkConfirmation,
+  type Confirm,
+  type ConfirmRequest,
+} from './setting-confirmation';
 
 export interface PermissionHandlerDeps {
   readonly permissions: PermissionsStore;
@@ -19,6 +25,8 @@ export interface PermissionHandlerDeps {
   readonly sessionId: () => string | null;
   /** The mode changed: tell the window (status bar) about the workspace. */
   readonly onModeChanged: (workspace: WorkspaceInfo) => void;
+  /** Main's own dialog, asked before Autonomous mode or the network is turned on. */
+  readonly confirm: Confirm;
 }
 
 export type PermissionHandlers = Pick<
@@ -30,9 +38,15 @@ export const NO_FOLDER_MESSAGE = 'Open a folder first: modes and rules belong to
 
 /** A rule's id comes from its content, so deleting by id never hits a rule that moved. */
 export function ruleId(rule: PermissionRule): string {
-  const what = rule.kind === 'command' ? ['command', ...rule.prefix] : ['tool', rule.tool];
-  return `rule-${createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 16)}`;
+  const what = JSON.stringify(ruleKey(rule));
+  return `rule-${createHash('sha256').update(what).digest('hex').slice(0, 16)}`;
 }
+
+const NETWORK_LABELS: Readonly<Record<NetworkSetting, string>> = {
+  off: 'Off',
+  ask: 'Ask',
+  allow: 'Allow',
+};
 
 function autonomousRefusal(sandbox: SandboxState): string {
   return (
@@ -41,11 +55,30 @@ function autonomousRefusal(sandbox: SandboxState): string {
   );
 }
 
+/** Told to the window when the person said no in main's dialog; the setting stays as it was. */
+export function declinedMessage(what: string, kept: string): string {
+  return `${what} was not confirmed in Tandem's dialog; ${kept}.`;
+}
+
+export const FOLDER_CHANGED_WHILE_ASKING =
+  'Another folder was opened while Tandem was asking; nothing was changed.';
+
 export function createPermissionHandlers(deps: PermissionHandlerDeps): PermissionHandlers {
   function requireFolder(): WorkspaceInfo {
     const workspace = deps.workspace();
     if (!workspace) throw new Error(NO_FOLDER_MESSAGE);
     return workspace;
+  }
+
+  /** Throws the declined message unless the person says yes; the window cannot skip this. */
+  async function confirmOrThrow(
+    workspace: WorkspaceInfo,
+    request: ConfirmRequest,
+    declined: string,
+  ): Promise<void> {
+    if (!(await deps.confirm(request))) throw new Error(declined);
+    // The yes was for the folder the dialog named, and only for it.
+    if (deps.workspace()?.folder !== workspace.folder) throw new Error(FOLDER_CHANGED_WHILE_ASKING);
   }
 
   async function describe(folder: string): Promise<PermissionsInfo> {
@@ -57,6 +90,7 @@ export function createPermissionHandlers(deps: PermissionHandlerDeps): Permissio
       id: ruleId(r.rule),
       kind: r.rule.kind,
       description: describeRule(r.rule),
+      note: r.note ?? null,
       createdAt: r.createdAt,
       lastUsedAt: deps.grants.ruleLastUsed(folder, r.rule),
     }));
@@ -77,7 +111,19 @@ export function createPermissionHandlers(deps: PermissionHandlerDeps): Permissio
       if (mode === 'autonomous') {
         const sandbox = await deps.sandboxState();
         if (!sandbox.available) throw new Error(autonomousRefusal(sandbox));
+        const before = await deps.permissions.load(workspace.folder);
+        if (before.mode !== 'autonomous') {
+          await confirmOrThrow(
+            workspace,
+            autonomousConfirmation(workspace, sandbox),
+            declinedMessage(
+              `${MODE_LABELS.autonomous} mode`,
+              `the mode stays ${MODE_LABELS[before.mode]}`,
+            ),
+          );
+        }
       }
+      // Loaded after the dialog: whatever changed while it was open is kept.
       const stored = await deps.permissions.load(workspace.folder);
       await deps.permissions.save(workspace.folder, { ...stored, mode });
       const changed: WorkspaceInfo = { ...workspace, mode };
@@ -89,7 +135,21 @@ export function createPermissionHandlers(deps: PermissionHandlerDeps): Permissio
       return workspace ? describe(workspace.folder) : null;
     },
     async setNetwork(network) {
-      const { folder } = requireFolder();
+      const workspace = requireFolder();
+      const { folder } = workspace;
+      if (network === 'allow') {
+        const before = await deps.permissions.load(folder);
+        if (before.network !== 'allow') {
+          await confirmOrThrow(
+            workspace,
+            networkConfirmation(workspace),
+            declinedMessage(
+              'Allowing the network',
+              `the network setting stays ${NETWORK_LABELS[before.network]}`,
+            ),
+          );
+        }
+      }
       const stored = await deps.permissions.load(folder);
       await deps.permissions.save(folder, { ...stored, network });
       return describe(folder);

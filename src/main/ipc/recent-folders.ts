@@ -1,4 +1,6 @@
-// Recently opened folders, most recent first, persisted as JSON in the data dir.
+// Recently opened folders, most recent first, persisted as JSON in the data dir. Only folders the
+// person chose in the folder dialog are added; the window can reopen them, never add to them.
+// What the file holds is not trusted: the workspace handlers judge every entry again.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePrivateFileAtomic } from '../store/private-files';
@@ -6,7 +8,10 @@ import { writePrivateFileAtomic } from '../store/private-files';
 export interface RecentFolders {
   /** Folders that still exist, most recent first. */
   list(): Promise<string[]>;
+  /** Adds (or moves to the front) a folder the person chose in the folder dialog. */
   remember(folder: string): Promise<void>;
+  /** Moves a listed folder to the front; a folder not in the list is not added. */
+  touch(folder: string): Promise<void>;
 }
 
 interface RecentFile {
@@ -45,6 +50,16 @@ export function createRecentFolders(dataDir: string, limit = 10): RecentFolders 
     await writePrivateFileAtomic(file, JSON.stringify(body, null, 2) + '\n');
   }
 
+  /** `change` returns the new list, or null to leave the file as it is. */
+  function update(change: (folders: string[]) => string[] | null): Promise<void> {
+    const next = queue.then(async () => {
+      const changed = change(await read());
+      if (changed) await write(changed.slice(0, limit));
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  }
+
   return {
     async list() {
       await queue;
@@ -59,13 +74,10 @@ export function createRecentFolders(dataDir: string, limit = 10): RecentFolders 
       );
       return folders.filter((_, i) => exists[i]);
     },
-    remember(folder) {
-      const next = queue.then(async () => {
-        const folders = await read();
-        await write([folder, ...folders.filter((f) => f !== folder)].slice(0, limit));
-      });
-      queue = next.catch(() => undefined);
-      return next;
-    },
+    remember: (folder) => update((folders) => [folder, ...folders.filter((f) => f !== folder)]),
+    touch: (folder) =>
+      update((folders) =>
+        folders.includes(folder) ? [folder, ...folders.filter((f) => f !== folder)] : null,
+      ),
   };
 }

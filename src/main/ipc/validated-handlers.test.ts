@@ -11,6 +11,7 @@ const settingsInfo: SettingsInfo = {
   needsApiKey: true,
   keyHeldFor: null,
   keyStorage: { persistent: false, note: '' },
+  timeouts: { connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 },
 };
 const permissionsInfo: PermissionsInfo = {
   folder: '/x',
@@ -61,6 +62,7 @@ function recordingHandlers(): {
       matched: 0,
       examples: [],
       summary: '',
+      choices: [],
     }),
     sendTerminalInput: record('sendTerminalInput', true),
     revertCall: record('revertCall', { ok: true, message: '', files: [] }),
@@ -69,6 +71,7 @@ function recordingHandlers(): {
     setProviderSettings: record('setProviderSettings', settingsInfo),
     setApiKey: record('setApiKey', settingsInfo),
     clearApiKey: record('clearApiKey', settingsInfo),
+    setProviderTimeouts: record('setProviderTimeouts', settingsInfo),
     listModels: record('listModels', []),
     testConnection: record('testConnection', { ok: true, message: 'ok' }),
     setMode: record('setMode', { folder: '/x', name: 'x', mode: 'ask' }),
@@ -86,10 +89,13 @@ describe('createValidatedDispatcher', () => {
     const dispatch = createValidatedDispatcher(handlers);
     await expect(dispatch('ping', ['hello'])).resolves.toBe('pong: hello');
     await dispatch('answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]);
+    const widened = { kind: 'allow-always', widen: [['npm', 'test']] };
+    await dispatch('answerApproval', ['req-2', 'hash', widened]);
     await expect(dispatch('sendTerminalInput', ['call-1', 'y'.repeat(4096)])).resolves.toBe(true);
     expect(calls).toEqual([
       ['ping', ['hello']],
       ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
+      ['answerApproval', ['req-2', 'hash', widened]],
       ['sendTerminalInput', ['call-1', 'y'.repeat(4096)]],
     ]);
   });
@@ -112,6 +118,27 @@ describe('createValidatedDispatcher', () => {
       ['r', 'h', { kind: 'deny', x: 1 }],
       /argument 3/,
     ],
+    // A widening is a list of word lists, only on "always"; main then checks it against the card.
+    ...(
+      [
+        ['a widening that is one string', { kind: 'allow-always', widen: 'npm test' }],
+        ['a widening of a string list', { kind: 'allow-always', widen: ['npm', 'test'] }],
+        ['an empty widening list', { kind: 'allow-always', widen: [] }],
+        ['an empty prefix', { kind: 'allow-always', widen: [[]] }],
+        ['a NUL byte in a widened word', { kind: 'allow-always', widen: [['npm', 'te\0st']] }],
+        ['a widening on "allow once"', { kind: 'allow-once', widen: [['npm', 'test']] }],
+        ['a widening on "for this session"', { kind: 'allow-session', widen: [['npm']] }],
+        [
+          'a prefix of 65 words',
+          { kind: 'allow-always', widen: [Array.from({ length: 65 }, () => 'w')] },
+        ],
+      ] as const
+    ).map(([name, answer]): [string, string, unknown, RegExp] => [
+      name,
+      'answerApproval',
+      ['r', 'h', answer],
+      /argument 3/,
+    ]),
     ['an empty task', 'startRun', [''], /tandem\.startRun/],
     [
       'terminal input over 4 KB',
@@ -122,6 +149,18 @@ describe('createValidatedDispatcher', () => {
     ['terminal input that is not text', 'sendTerminalInput', ['call-1', 7], /argument 2/],
     ['a revert without a call id', 'revertCall', [''], /tandem\.revertCall .*argument 1/],
     ['a rule preview for a number', 'previewAlwaysRule', [3], /argument 1/],
+    [
+      'an idle timeout past 300 s',
+      'setProviderTimeouts',
+      [{ connectSeconds: 60, idleSeconds: 301, requestSeconds: 1200 }],
+      /Idle timeout must be at most 300 s/,
+    ],
+    [
+      'a fractional timeout',
+      'setProviderTimeouts',
+      [{ connectSeconds: 0.5, idleSeconds: 120, requestSeconds: 1200 }],
+      /Connect timeout must be a whole number of seconds/,
+    ],
     ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
     ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],
     ['onEvent, which is not a channel', 'onEvent', [], /Unknown method "onEvent"/],

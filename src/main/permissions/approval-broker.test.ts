@@ -78,4 +78,28 @@ describe('ApprovalBroker', () => {
     expect(broker.denyAll('stop', 'r2')).toBe(1);
     expect(broker.pending().map((p) => p.callId)).toEqual(['a']);
   });
+
+  it("refuses an answer its request's check rejects, logs it, and keeps the request pending", async () => {
+    const logged: RefusedAnswer[] = [];
+    const broker = new ApprovalBroker({ onRefused: (r) => logged.push(r) });
+    const { request, outcome } = broker.open(
+      input('c1'),
+      () => {},
+      (answer) =>
+        answer.kind === 'allow-always' && answer.widen ? 'not a prefix of the shown command' : null,
+    );
+    const widened = { kind: 'allow-always', widen: [['curl', 'x']] } as const;
+    expect(broker.answer(request.requestId, request.argsHash, widened)).toEqual({
+      ok: false,
+      reason: 'invalid-answer',
+      message:
+        'the answer does not fit what the request offered: not a prefix of the shown command',
+    });
+    expect(logged.map((r) => r.reason)).toEqual(['invalid-answer']);
+    expect(broker.pending()).toHaveLength(1);
+    expect(broker.answer(request.requestId, request.argsHash, { kind: 'allow-always' }).ok).toBe(
+      true,
+    );
+    await expect(outcome).resolves.toMatchObject({ answer: { kind: 'allow-always' } });
+  });
 });

@@ -22,7 +22,8 @@ export interface ApprovalOutcome {
   readonly at: number;
 }
 
-export type AnswerRefusalReason = 'unknown-request' | 'already-answered' | 'args-mismatch';
+export type AnswerRefusalReason =
+  'unknown-request' | 'already-answered' | 'args-mismatch' | 'invalid-answer';
 
 export interface RefusedAnswer {
   readonly requestId: string;
@@ -35,8 +36,12 @@ export type AnswerResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: AnswerRefusalReason; readonly message: string };
 
+/** Why an answer cannot be taken for this request (a widening the card never offered), or null. */
+export type AnswerCheck = (answer: ApprovalAnswer) => string | null;
+
 interface Waiting {
   readonly request: PendingApproval;
+  readonly check: AnswerCheck;
   readonly emit: (event: RunEvent) => void;
   readonly resolve: (outcome: ApprovalOutcome) => void;
 }
@@ -51,6 +56,7 @@ const REFUSAL_MESSAGES: Readonly<Record<AnswerRefusalReason, string>> = {
   'unknown-request': 'no such approval request',
   'already-answered': 'this approval request was already answered',
   'args-mismatch': 'the answer is for different arguments than the request shows',
+  'invalid-answer': 'the answer does not fit what the request offered',
 };
 
 export class ApprovalBroker {
@@ -63,14 +69,18 @@ export class ApprovalBroker {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Opens a request, emits `approval-requested`, and resolves when someone answers. */
+  /**
+   * Opens a request, emits `approval-requested`, and resolves when someone answers. `check`
+   * refuses answers that do not fit this request; a refused answer leaves it pending.
+   */
   open(
     input: ApprovalRequestInput,
     emit: (event: RunEvent) => void,
+    check: AnswerCheck = () => null,
   ): { readonly request: PendingApproval; readonly outcome: Promise<ApprovalOutcome> } {
     const request: PendingApproval = { ...input, requestId: randomUUID(), at: this.clock() };
     const outcome = new Promise<ApprovalOutcome>((resolve) => {
-      this.waiting.set(request.requestId, { request, emit, resolve });
+      this.waiting.set(request.requestId, { request, check, emit, resolve });
     });
     emit({ type: 'approval-requested', ...request });
     return { request, outcome };
@@ -94,6 +104,8 @@ export class ApprovalBroker {
     if (waiting.request.argsHash !== argsHash) {
       return this.refuse(requestId, argsHash, 'args-mismatch');
     }
+    const problem = waiting.check(answer);
+    if (problem !== null) return this.refuse(requestId, argsHash, 'invalid-answer', problem);
     this.settle(waiting, answer, by);
     return { ok: true };
   }
@@ -141,10 +153,16 @@ export class ApprovalBroker {
     waiting.resolve({ answer, by, at });
   }
 
-  private refuse(requestId: string, argsHash: string, reason: AnswerRefusalReason): AnswerResult {
+  private refuse(
+    requestId: string,
+    argsHash: string,
+    reason: AnswerRefusalReason,
+    detail?: string,
+  ): AnswerResult {
     const refused: RefusedAnswer = { requestId, argsHash, reason, at: this.clock() };
     this.refused.push(refused);
     this.options.onRefused?.(refused);
-    return { ok: false, reason, message: REFUSAL_MESSAGES[reason] };
+    const message = REFUSAL_MESSAGES[reason];
+    return { ok: false, reason, message: detail ? `${message}: ${detail}` : message };
   }
 }

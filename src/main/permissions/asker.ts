@@ -2,7 +2,7 @@
 // drawn from the `approval-requested` event and the answer arrives over IPC as broker.answer(...).
 // The CLI's asker prompts in the terminal and calls `respond`.
 import type { ApprovalAnswer } from '../../shared/tool-types';
-import type { AnsweredBy, PendingApproval } from './approval-broker';
+import type { AnsweredBy, AnswerResult, PendingApproval } from './approval-broker';
 import type { PermissionRule } from './permission-rule';
 
 export interface AskContext {
@@ -16,7 +16,8 @@ export interface AskContext {
 export interface Asker {
   ask(
     request: PendingApproval,
-    respond: (answer: ApprovalAnswer, by?: AnsweredBy) => void,
+    /** Refused (not ok) when the answer does not fit the request; it then stays pending. */
+    respond: (answer: ApprovalAnswer, by?: AnsweredBy) => AnswerResult,
     context: AskContext,
   ): void;
 }

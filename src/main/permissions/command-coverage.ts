@@ -1,11 +1,10 @@
 // Whether every part of a parsed command is safe or allowed by a rule or a grant. A compound
 // command runs without asking only when EVERY sub-command is covered: `npm test; rm -rf ~` is
 // two parts, and a rule for `npm test` covers only the first.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { CommandPart } from '../../shared/tool-types';
 import type { Grant } from './grant-book';
 import { describeRule, ruleMatchesPart, type PermissionRule } from './permission-rule';
-import type { CommandClassificationView, PolicyDeps } from './policy-deps';
+import type { CommandClassificationView } from './policy-deps';
 import { grantProvenance, ruleProvenance } from './provenance';
 
 export interface CommandCoverage {
@@ -69,72 +68,29 @@ export function coverCommand(
 }
 
 /**
- * Covers a classified command. Reasons that belong to no part (a loop, an `if`) describe
- * structure no rule speaks for, so then nothing is covered.
+ * Covers a classified command. A rule or grant speaks for a program and its words only: a command
+ * with structural reasons (shell syntax outside the grammar, hidden characters) is never covered,
+ * nor is a part whose reasons go beyond its words (a path outside, a wildcard, a redirection).
  */
-export async function coverClassification(
+export function coverClassification(
   classification: CommandClassificationView,
   rules: readonly PermissionRule[],
   grants: readonly Grant[],
   grantsPaused: boolean,
-  folder: string,
-  deps: PolicyDeps,
-): Promise<{
+): {
   readonly coverage: CommandCoverage;
   readonly structural: readonly string[];
   readonly coverable: ReadonlySet<CommandPart>;
-}> {
+} {
   const { parts } = classification;
   const structural = classification.parsed
-    ? classification.reasons.filter((r) => !parts.some((p) => p.reasons.includes(r)))
+    ? classification.structural
     : ['the command could not be parsed'];
-  const coverable = new Set<CommandPart>();
-  if (structural.length === 0) {
-    for (const part of parts) {
-      if (!part.safe && (await isCoverablePart(part, folder, deps))) coverable.add(part);
-    }
-  }
+  const coverable = new Set<CommandPart>(
+    structural.length === 0 ? parts.filter((part) => !part.safe && part.coverable === true) : [],
+  );
   const coverage = coverCommand(parts, rules, grants, grantsPaused, (p) => coverable.has(p));
   return { coverage, structural, coverable };
-}
-
-/**
- * A rule or grant speaks for a program and its words only. The part's words are classified
- * again on their own (quoted, so nothing expands): any reason the part has beyond those comes
- * from a redirection, an expansion, a variable or a background `&`, and then no rule covers it.
- * Nor does one cover a word naming a path outside the folder.
- */
-export async function isCoverablePart(
-  part: CommandPart,
-  folder: string,
-  deps: PolicyDeps,
-): Promise<boolean> {
-  if (part.argv.length === 0) return false;
-  if (part.argv.slice(1).some((word) => namesPathOutside(folder, word))) return false;
-  const alone = await deps.classifyCommand(part.argv.map(shellQuote).join(' '), folder);
-  const only = alone.parts[0];
-  if (!alone.parsed || alone.parts.length !== 1 || !only) return false;
-  if (only.argv.length !== part.argv.length || !only.argv.every((w, i) => w === part.argv[i])) {
-    return false;
-  }
-  const wordReasons = new Set(only.reasons);
-  return part.reasons.every((r) => wordReasons.has(r));
-}
-
-/** Lexically: `~`, an absolute path or `..` steps that leave the folder (also after `--opt=`). */
-export function namesPathOutside(folder: string, word: string): boolean {
-  const eq = word.indexOf('=');
-  const candidates = word.startsWith('-') && eq > 0 ? [word, word.slice(eq + 1)] : [word];
-  return candidates.some((w) => {
-    if (w.startsWith('~')) return true;
-    if (!w.startsWith('/') && !w.split('/').includes('..')) return false;
-    const rel = relative(folder, resolve(folder, w));
-    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-  });
-}
-
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Reasons for the card: each uncovered part with why the classifier would not run it alone. */

@@ -122,7 +122,12 @@ describe('createPermissionGate', () => {
   it('runs reads without asking and records the decision', async () => {
     await writeFile(join(folder, 'a.txt'), 'a');
     const verdict = await call(shellTool, { command: 'cat a.txt' });
-    expect(verdict).toEqual({ kind: 'run', provenance: 'read-only' });
+    expect(verdict).toMatchObject({ kind: 'run', provenance: 'read-only' });
+    // The shell runs from the verdict the decision rested on, read-only.
+    expect(verdict.kind === 'run' && verdict.permit).toMatchObject({
+      basis: 'read-only',
+      command: { command: 'cat a.txt', safe: true, canonical: "'cat' 'a.txt'" },
+    });
     expect(events).toEqual([
       {
         type: 'permission-decided',
@@ -137,7 +142,11 @@ describe('createPermissionGate', () => {
 
   it('allow once runs that call only, with "you allowed it at 14:02"', async () => {
     const first = await answer({ kind: 'allow-once' }, call(shellTool, { command: 'npm test' }));
-    expect(first).toEqual({ kind: 'run', provenance: 'you allowed it at 14:02' });
+    expect(first).toMatchObject({
+      kind: 'run',
+      provenance: 'you allowed it at 14:02',
+      permit: { basis: 'person' },
+    });
     const second = call(shellTool, { command: 'npm test' });
     const request = await nextAsked(2);
     expect(request.preview.kind).toBe('command');
@@ -156,27 +165,34 @@ describe('createPermissionGate', () => {
     ]);
   });
 
-  it('allow for this session covers the same prefix in this session only, until the session ends', async () => {
+  it('allow for this session covers the same words in this session only, until the session ends', async () => {
     await answer({ kind: 'allow-session' }, call(shellTool, { command: 'npm test' }));
-    const again = await call(shellTool, { command: 'npm test -- --ci' });
-    expect(again).toEqual({
+    const again = await call(shellTool, { command: 'npm test' });
+    expect(again).toMatchObject({
       kind: 'run',
-      provenance: 'you allowed `npm test` for this session at 14:02',
+      provenance: 'you allowed `npm test` exactly for this session at 14:02',
+      permit: { basis: 'grant', command: { canonical: "'npm' 'test'" } },
     });
+    // Exactly those words: more words ask again.
+    const more = call(shellTool, { command: 'npm test -- --ci' });
+    const moreCard = await nextAsked(2);
+    expect(moreCard.storable).toEqual(['`npm test -- --ci` exactly']);
+    broker.answer(moreCard.requestId, moreCard.argsHash, { kind: 'deny' });
+    await more;
     // Per sub-command: the grant does not carry `rm` along.
     const compound = call(shellTool, { command: 'npm test && rm -rf build' });
-    const card = await nextAsked(2);
+    const card = await nextAsked(3);
     expect(card.reasons.join('\n')).toMatch(/rm -rf build/);
     broker.answer(card.requestId, card.argsHash, { kind: 'deny' });
     await compound;
 
     const otherSession = call(shellTool, { command: 'npm test' }, { sessionId: 's2' });
-    broker.answer((await nextAsked(3)).requestId, asked[2]!.argsHash, { kind: 'deny' });
+    broker.answer((await nextAsked(4)).requestId, asked[3]!.argsHash, { kind: 'deny' });
     expect((await otherSession).kind).toBe('refuse');
 
     grants.endSession('s1');
     const afterEnd = call(shellTool, { command: 'npm test' });
-    await nextAsked(4);
+    await nextAsked(5);
     broker.denyAll('closed');
     expect(await afterEnd).toEqual({
       kind: 'refuse',
@@ -193,7 +209,9 @@ describe('createPermissionGate', () => {
       description: describeRule(g.rule),
       lastUsedAt: g.lastUsedAt,
     }));
-    expect(listed).toMatchObject([{ kind: 'until', description: '`make build`', lastUsedAt: now }]);
+    expect(listed).toMatchObject([
+      { kind: 'until', description: '`make build` exactly', lastUsedAt: now },
+    ]);
     now += 60_000;
     const expired = call(shellTool, { command: 'make build' });
     await nextAsked(2);
@@ -212,7 +230,11 @@ describe('createPermissionGate', () => {
       { command: 'npm test' },
       { gate: restarted, sessionId: 'new' },
     );
-    expect(verdict).toEqual({ kind: 'run', provenance: 'rule `npm test` of this project' });
+    expect(verdict).toMatchObject({
+      kind: 'run',
+      provenance: "this project's rule for `npm test` exactly",
+      permit: { basis: 'rule' },
+    });
 
     const store = new JsonFilePermissionsStore(dataDir);
     const stored = await store.load(folder);
@@ -220,10 +242,58 @@ describe('createPermissionGate', () => {
       description: describeRule(r.rule),
       lastUsedAt: grants.ruleLastUsed(folder, r.rule),
     }));
-    expect(listed).toMatchObject([{ description: '`npm test`', lastUsedAt: now }]);
+    expect(listed).toMatchObject([{ description: '`npm test` exactly', lastUsedAt: now }]);
     // Revoking (what Settings' delete does): the rule is gone from the store.
     await store.save(folder, withoutRule(stored, stored.rules[0]!.rule));
     expect((await store.load(folder)).rules).toEqual([]);
+  });
+
+  it('an "always" rule from `rm build` does not allow `rm build src a.txt`', async () => {
+    await answer({ kind: 'allow-always' }, call(shellTool, { command: 'rm build' }));
+    expect(await call(shellTool, { command: 'rm build' })).toMatchObject({
+      kind: 'run',
+      provenance: "this project's rule for `rm build` exactly",
+      permit: { basis: 'rule', command: { canonical: "'rm' 'build'" } },
+    });
+    const more = call(shellTool, { command: 'rm build src a.txt' });
+    const card = await nextAsked(2);
+    expect(card.reasons.join('\n')).toMatch(/rm build src a\.txt/);
+    broker.answer(card.requestId, card.argsHash, { kind: 'deny' });
+    expect((await more).kind).toBe('refuse');
+  });
+
+  it('"always" with a widening the card offered stores `prefix *`, which then covers more words', async () => {
+    await answer(
+      { kind: 'allow-always', widen: [['npm', 'test']] },
+      call(shellTool, { command: 'npm test -- --watch' }),
+    );
+    const stored = await new JsonFilePermissionsStore(dataDir).load(folder);
+    expect(stored.rules.map((r) => r.rule)).toEqual([
+      { kind: 'command', argv: ['npm', 'test'], match: 'prefix' },
+    ]);
+    expect(await call(shellTool, { command: 'npm test -- --ci' })).toMatchObject({
+      kind: 'run',
+      provenance: expect.stringMatching(/^this project's rule for `npm test \*`/),
+    });
+  });
+
+  it.each([
+    { what: 'words the card never showed', widen: [['curl', 'evil.example']] },
+    { what: 'more words than the card showed', widen: [['npm', 'test', '--', '--watch', 'x']] },
+    { what: 'the program alone', widen: [['npm']] },
+    { what: 'a widening beyond the limits', widen: [['git', 'push']] },
+  ])('a widening with $what is refused and stores nothing', async ({ widen }) => {
+    const verdict = call(shellTool, { command: 'npm test -- --watch; git push origin main' });
+    const request = await nextAsked();
+    const result = broker.answer(request.requestId, request.argsHash, {
+      kind: 'allow-always',
+      widen,
+    });
+    expect(result).toMatchObject({ ok: false, reason: 'invalid-answer' });
+    expect(broker.pending()).toHaveLength(1);
+    broker.answer(request.requestId, request.argsHash, { kind: 'deny' });
+    expect((await verdict).kind).toBe('refuse');
+    expect((await new JsonFilePermissionsStore(dataDir).load(folder)).rules).toEqual([]);
   });
 
   it('deny with a note gives the note to the model', async () => {

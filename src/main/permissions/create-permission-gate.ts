@@ -8,7 +8,13 @@ import type {
   ToolPreview,
 } from '../../shared/tool-types';
 import type { ToolTarget } from '../tools/tool';
-import { ApprovalBroker, type AnsweredBy, type ApprovalOutcome } from './approval-broker';
+import { applyWidening, widenProblem } from './always-answer';
+import {
+  ApprovalBroker,
+  type AnsweredBy,
+  type AnswerResult,
+  type ApprovalOutcome,
+} from './approval-broker';
 import { approvalHash, snapshotFile } from './approval-hash';
 import type { Asker } from './asker';
 import type { GateRequest, GateVerdict, PermissionGate } from './gate';
@@ -19,6 +25,7 @@ import type { PolicyDeps } from './policy-deps';
 import { withRule, type PermissionsStore } from './project-permissions-store';
 import { allowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
+import { safeJsonStringify } from '../../shared/safe-json';
 
 export interface PermissionGateOptions {
   readonly store: PermissionsStore;
@@ -87,9 +94,20 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
 
     switch (decided.decision) {
       case 'run':
+        // The shell narrows what it runs by the basis; a decision without one does not run.
+        if (!decided.basis) {
+          return { kind: 'refuse', message: `${tool.name} was not run: the policy gave no basis.` };
+        }
         for (const grant of decided.usedGrants) options.grants.markUsed(grant.id);
         for (const rule of decided.usedRules) options.grants.markRuleUsed(ctx.folder, rule);
-        return { kind: 'run', provenance: decided.provenance ?? decided.reasons.join('; ') };
+        return {
+          kind: 'run',
+          provenance: decided.provenance ?? decided.reasons.join('; '),
+          permit: {
+            basis: decided.basis,
+            ...(decided.command ? { command: decided.command } : {}),
+          },
+        };
       case 'refuse':
         return { kind: 'refuse', message: decided.refusal ?? decided.reasons.join('; ') };
       case 'ask':
@@ -132,16 +150,21 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           effect: tool.effect,
           preview,
           reasons,
+          storable: decided.grantable.map(describeRule),
         },
         emit,
+        // A widening must be a prefix of the words this card offered, within the limits.
+        (answer) =>
+          answer.kind === 'allow-always' && answer.widen
+            ? widenProblem(answer.widen, decided.grantable)
+            : null,
       );
       const onAbort = (): void => {
         options.broker.cancel(pending.requestId, 'stop');
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      const respond = (answer: ApprovalAnswer, by: AnsweredBy = 'person'): void => {
+      const respond = (answer: ApprovalAnswer, by: AnsweredBy = 'person'): AnswerResult =>
         options.broker.answer(pending.requestId, argsHash, answer, by);
-      };
       options.asker.ask(pending, respond, {
         grantable: decided.grantable.map(describeRule),
         rules: decided.grantable,
@@ -165,7 +188,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         continue;
       }
       await remember(answered.answer, decided, request);
-      return { kind: 'run', provenance: allowedAt(answered.at) };
+      return {
+        kind: 'run',
+        provenance: allowedAt(answered.at),
+        permit: { basis: 'person', ...(decided.command ? { command: decided.command } : {}) },
+      };
     }
     return {
       kind: 'refuse',
@@ -200,7 +227,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       case 'allow-always': {
         if (decided.grantable.length === 0) return;
         let stored = await options.store.load(folder);
-        for (const rule of decided.grantable) stored = withRule(stored, rule, clock());
+        for (const rule of applyWidening(decided.grantable, answer.widen ?? [])) {
+          stored = withRule(stored, rule, clock());
+        }
         await options.store.save(folder, stored);
         return;
       }
@@ -243,7 +272,7 @@ async function previewFor(
 }
 
 function show(args: unknown): string {
-  return JSON.stringify(args, null, 2) ?? String(args);
+  return safeJsonStringify(args, { space: 2 });
 }
 
 function deniedVerdict(outcome: ApprovalOutcome): GateVerdict {

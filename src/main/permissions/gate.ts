@@ -1,7 +1,7 @@
 // The seam between the runner and the permission engine: validate → decide → run or refuse.
 // Approval is a policy step, never code inside a tool (DESIGN.md §3, §5).
 import type { RunEvent } from '../../shared/events';
-import type { AnyTool, ToolContext } from '../tools/tool';
+import type { AnyTool, Permit, ToolContext } from '../tools/tool';
 
 export interface GateRequest {
   readonly runId: string;
@@ -15,7 +15,7 @@ export interface GateRequest {
 }
 
 export type GateVerdict =
-  | { readonly kind: 'run'; readonly provenance: string }
+  | { readonly kind: 'run'; readonly provenance: string; readonly permit: Permit }
   /** Not run; `message` is the tool result the model receives. */
   | { readonly kind: 'refuse'; readonly message: string };
 

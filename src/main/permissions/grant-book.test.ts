@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GrantBook } from './grant-book';
 import type { PermissionRule } from './permission-rule';
 
-const NPM_TEST: PermissionRule = { kind: 'command', prefix: ['npm', 'test'] };
+const NPM_TEST: PermissionRule = { kind: 'command', argv: ['npm', 'test'], match: 'exact' };
 
 function clock(start: number): { now: () => number; advance: (ms: number) => void } {
   let t = start;
@@ -54,7 +54,7 @@ describe('GrantBook', () => {
     c.advance(10);
     book.markUsed(g.id);
     expect(book.active('/p', 's')[0]?.lastUsedAt).toBe(15);
-    book.markRuleUsed('/p', { kind: 'command', prefix: ['npm', 'test'] });
+    book.markRuleUsed('/p', { kind: 'command', argv: ['npm', 'test'], match: 'exact' });
     expect(book.ruleLastUsed('/p', NPM_TEST)).toBe(15);
     expect(book.revoke(g.id)).toBe(true);
     expect(book.revoke(g.id)).toBe(false);
@@ -71,7 +71,7 @@ describe('GrantBook', () => {
     });
     book.add({
       folder: '/p',
-      rule: { kind: 'command', prefix: ['npm', 'test'] },
+      rule: { kind: 'command', argv: ['npm', 'test'], match: 'exact' },
       effect: 'exec',
       scope: { kind: 'session', sessionId: 's' },
     });

@@ -1,7 +1,7 @@
 // Grants the person gave while working: for this session, or for N minutes. They live in memory
 // (a restart forgets them, by design); "always" answers become persisted rules instead.
 import type { ToolEffect } from '../../shared/tool-types';
-import { sameRule, type PermissionRule } from './permission-rule';
+import { ruleKey, sameRule, type PermissionRule } from './permission-rule';
 
 export type GrantScope =
   | { readonly kind: 'session'; readonly sessionId: string }
@@ -66,11 +66,11 @@ export class GrantBook {
   }
 
   markRuleUsed(folder: string, rule: PermissionRule): void {
-    this.ruleUse.set(ruleKey(folder, rule), this.clock());
+    this.ruleUse.set(useKey(folder, rule), this.clock());
   }
 
   ruleLastUsed(folder: string, rule: PermissionRule): number | null {
-    return this.ruleUse.get(ruleKey(folder, rule)) ?? null;
+    return this.ruleUse.get(useKey(folder, rule)) ?? null;
   }
 
   revoke(id: string): boolean {
@@ -87,9 +87,8 @@ export class GrantBook {
   }
 }
 
-function ruleKey(folder: string, rule: PermissionRule): string {
-  const what = rule.kind === 'command' ? ['command', ...rule.prefix] : ['tool', rule.tool];
-  return JSON.stringify([folder, ...what]);
+function useKey(folder: string, rule: PermissionRule): string {
+  return JSON.stringify([folder, ...ruleKey(rule)]);
 }
 
 function sessionOf(scope: GrantScope): string | null {

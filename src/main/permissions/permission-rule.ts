@@ -1,68 +1,31 @@
-// What a rule or a grant allows: a parsed command prefix (matched word by word against each
-// sub-command, never as a raw substring) or a whole tool by name.
+// What a rule or a grant allows: a command's parsed words (matched word by word against each
+// sub-command, never as a raw substring), or a whole tool by name. A command rule matches its
+// words EXACTLY unless the person widened it to a prefix in the rule preview (`npm test *`);
+// which widenings are allowed at all is decided in ./rule-widening.ts.
 import type { CommandPart } from '../../shared/tool-types';
-import { COMMAND_RUNNERS } from '../shell/safe-commands';
+import { furtherWordsAccepted, furtherWordsCovered, furtherWordsPhrase } from './rule-widening';
+import { quoteWord, showPattern, showWords } from './shown-words';
+
+/** 'exact': the same words, nothing added. 'prefix': these words, then any further words. */
+export type CommandMatch = 'exact' | 'prefix';
 
 export type PermissionRule =
-  | { readonly kind: 'command'; readonly prefix: readonly string[] }
+  | {
+      readonly kind: 'command';
+      readonly argv: readonly string[];
+      readonly match: CommandMatch;
+    }
   | { readonly kind: 'tool'; readonly tool: string };
 
-/** Commands whose second word picks a script, so the script name belongs to the prefix too. */
-const SCRIPT_RUNNERS = new Set(['npm run', 'pnpm run', 'yarn run', 'bun run']);
+export type CommandRule = Extract<PermissionRule, { kind: 'command' }>;
 
-const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9:_-]*$/;
-
-/**
- * Programs whose next words are code or another command (`npx tsx a.ts`, `node -e …`,
- * `xargs sh -c …`): a prefix of two words would allow any code, so the whole command is stored.
- */
-const CODE_RUNNERS = new Set([
-  'npx',
-  'bunx',
-  'uvx',
-  'pipx',
-  'node',
-  'deno',
-  'bun',
-  'python',
-  'python3',
-  'ruby',
-  'perl',
-  'php',
-  'lua',
-  'Rscript',
-]);
-const CODE_RUNNER_SUBCOMMANDS = new Set([
-  'pnpm dlx',
-  'pnpm exec',
-  'yarn dlx',
-  'yarn exec',
-  'npm exec',
-]);
-
-function runsCode(program: string, second: string | undefined): boolean {
-  return (
-    CODE_RUNNERS.has(program) ||
-    Object.hasOwn(COMMAND_RUNNERS, program) ||
-    (second !== undefined && CODE_RUNNER_SUBCOMMANDS.has(`${program} ${second}`))
-  );
+/** What "allow" stores for one sub-command unless the person widens it: its exact words. */
+export function exactRule(argv: readonly string[]): CommandRule {
+  return { kind: 'command', argv: [...argv], match: 'exact' };
 }
 
-/**
- * The prefix a person's "allow" stores for one sub-command: the program and its sub-command
- * (`npm test`, `git commit`, `npm run build`); when the second word is not a plain sub-command
- * (`rm -rf build`, `python x.py`) the whole command, so a grant never widens to a bare `rm`.
- */
-export function prefixFor(argv: readonly string[]): readonly string[] {
-  const [program, second, third] = argv;
-  if (program === undefined) return [];
-  if (second === undefined) return [program];
-  if (runsCode(program, second)) return [...argv];
-  if (!SUBCOMMAND.test(second)) return [...argv];
-  if (SCRIPT_RUNNERS.has(`${program} ${second}`)) {
-    return third !== undefined && SUBCOMMAND.test(third) ? [program, second, third] : [...argv];
-  }
-  return [program, second];
+export function widenedRule(prefix: readonly string[]): CommandRule {
+  return { kind: 'command', argv: [...prefix], match: 'prefix' };
 }
 
 /**
@@ -70,17 +33,29 @@ export function prefixFor(argv: readonly string[]): readonly string[] {
  * substitutions, backgrounding. A part containing them is never covered by a rule or a grant,
  * even when quoted (asking once too often is the safe side).
  */
-const WIDENING = /[<>`]|\$\(|\$\{|&$|&[^&]/;
+const SMUGGLING = /[<>`]|\$\(|\$\{|&$|&[^&]/;
 
-/** True when `part` is exactly a run of the program named by `rule` with the rule's leading words. */
+/** True when `part` is a run of the program named by `rule` with exactly (or at least) its words. */
 export function ruleMatchesPart(rule: PermissionRule, part: CommandPart): boolean {
-  if (rule.kind !== 'command') return false;
-  if (rule.prefix.length === 0 || part.argv.length < rule.prefix.length) return false;
-  if (!rule.prefix.every((word, i) => part.argv[i] === word)) return false;
-  if (WIDENING.test(part.text)) return false;
+  if (rule.kind !== 'command' || rule.argv.length === 0) return false;
+  if (!wordsMatch(rule, part.argv)) return false;
+  if (SMUGGLING.test(part.text)) return false;
   // `PATH=/tmp/x npm test` changes what `npm` means: the part must start with the program itself.
   const firstWord = part.text.trimStart().split(/\s+/)[0] ?? '';
   return firstWord.replace(/['"]/g, '') === part.argv[0];
+}
+
+function wordsMatch(rule: CommandRule, argv: readonly string[]): boolean {
+  switch (rule.match) {
+    case 'exact':
+      return argv.length === rule.argv.length && rule.argv.every((word, i) => argv[i] === word);
+    case 'prefix':
+      return (
+        argv.length >= rule.argv.length &&
+        rule.argv.every((word, i) => argv[i] === word) &&
+        furtherWordsCovered(rule.argv, argv.slice(rule.argv.length))
+      );
+  }
 }
 
 export function ruleMatchesTool(rule: PermissionRule, toolName: string): boolean {
@@ -91,21 +66,41 @@ export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
   if (a.kind === 'tool') return b.kind === 'tool' && a.tool === b.tool;
   return (
     b.kind === 'command' &&
-    a.prefix.length === b.prefix.length &&
-    a.prefix.every((word, i) => b.prefix[i] === word)
+    a.match === b.match &&
+    a.argv.length === b.argv.length &&
+    a.argv.every((word, i) => b.argv[i] === word)
   );
 }
 
-/** How a rule is shown to the person: `npm test` for commands, `tool write_file` for tools. */
-export function describeRule(rule: PermissionRule): string {
-  switch (rule.kind) {
-    case 'command':
-      return `\`${rule.prefix.map(quoteWord).join(' ')}\``;
-    case 'tool':
-      return `tool \`${rule.tool}\``;
-  }
+/** A stable key for maps and ids: kind, match and words. */
+export function ruleKey(rule: PermissionRule): readonly string[] {
+  return rule.kind === 'command' ? ['command', rule.match, ...rule.argv] : ['tool', rule.tool];
 }
 
-function quoteWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+/** The rule as a pattern: `rm build` (exact) or `npm test *` (widened). `*` is never a word. */
+export function rulePattern(rule: CommandRule): string {
+  const words = rule.argv.map(quoteWord).join(' ');
+  return rule.match === 'prefix' ? `${words} *` : words;
+}
+
+/**
+ * How a rule is shown to the person, saying exactly what it covers:
+ * "`rm build` exactly", "`npm test *` (`npm test` with any further words)", "tool `write_file`".
+ */
+export function describeRule(rule: PermissionRule): string {
+  if (rule.kind === 'tool') return `tool \`${rule.tool}\``;
+  const words = showWords(rule.argv);
+  return rule.match === 'exact'
+    ? `${words} exactly`
+    : `${showPattern(rule.argv)} (${words} ${furtherWordsPhrase(rule.argv)})`;
+}
+
+/** Which commands a rule accepts, in a sentence for the rule preview. */
+export function describeAccepted(rule: PermissionRule): string {
+  if (rule.kind === 'tool') return `accepts every call of the tool \`${rule.tool}\``;
+  const words = showWords(rule.argv);
+  return rule.match === 'exact'
+    ? `accepts only ${words}: the same words in the same order, nothing added or left out`
+    : `accepts ${words} alone or ${furtherWordsAccepted(rule.argv)}; ` +
+        'never with a redirection, a substitution or a path outside the project';
 }

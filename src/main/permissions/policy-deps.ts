@@ -1,13 +1,8 @@
 // What the policy needs from the shell classifier and the path guard. The real ones are wired in
 // real-policy-deps.ts; this seam only keeps the policy file free of their imports.
-import type { CommandPart } from '../../shared/tool-types';
+import type { CommandVerdict } from '../../shared/tool-types';
 
-export interface CommandClassificationView {
-  readonly parsed: boolean;
-  readonly safe: boolean;
-  readonly parts: readonly CommandPart[];
-  readonly reasons: readonly string[];
-}
+export type CommandClassificationView = CommandVerdict;
 
 export type GuardView =
   | { readonly ok: true; readonly path: string; readonly relative: string }

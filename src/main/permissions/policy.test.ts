@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Decision, PermissionMode, SandboxState, ToolEffect } from '../../shared/tool-types';
 import type { ToolTarget } from '../tools/tool';
 import { GrantBook } from './grant-book';
-import type { PermissionRule } from './permission-rule';
+import { exactRule, widenedRule, type PermissionRule } from './permission-rule';
 import { decidePolicy, type PolicyInput } from './policy';
 import { realPolicyDeps } from './real-policy-deps';
 import { cmd, MODE_EFFECT_TABLE, read, write } from './policy.cases';
@@ -98,11 +98,11 @@ describe('mode × effect', () => {
       input({
         effect: 'exec',
         target: cmd('npm test'),
-        rules: [{ kind: 'command', prefix: ['npm', 'test'] }],
+        rules: [exactRule(['npm', 'test'])],
       }),
       realPolicyDeps,
     );
-    expect(ruled.provenance).toBe('rule `npm test` of this project');
+    expect(ruled.provenance).toBe("this project's rule for `npm test` exactly");
   });
 
   it('network follows the project setting', async () => {
@@ -134,8 +134,11 @@ describe('mode × effect', () => {
   });
 });
 
-const NPM_TEST: PermissionRule = { kind: 'command', prefix: ['npm', 'test'] };
-const GIT_COMMIT: PermissionRule = { kind: 'command', prefix: ['git', 'commit'] };
+const NPM_TEST = widenedRule(['npm', 'test']);
+const GIT_COMMIT = widenedRule(['git', 'commit']);
+const NPM_TEST_EXACT = exactRule(['npm', 'test']);
+const RM_BUILD = exactRule(['rm', 'build']);
+const RM_BUILD_WIDE = widenedRule(['rm', 'build']);
 
 describe('rules match per parsed sub-command', () => {
   const cases: { command: string; rules: PermissionRule[]; expected: Decision }[] = [
@@ -165,6 +168,20 @@ describe('rules match per parsed sub-command', () => {
     { command: 'npm test "$HOME"', rules: [NPM_TEST], expected: 'ask' },
     { command: 'npm test <<< "$(id)"', rules: [NPM_TEST], expected: 'ask' },
     { command: 'npm test >> log.txt', rules: [NPM_TEST], expected: 'ask' },
+    // Exact rules: the same words only. Widened: further words, within the program's limits.
+    { command: 'npm test', rules: [NPM_TEST_EXACT], expected: 'run' },
+    { command: 'npm test -- --watch', rules: [NPM_TEST_EXACT], expected: 'ask' },
+    { command: 'npm test -- --watch', rules: [NPM_TEST], expected: 'run' },
+    {
+      command: "npm test '--node-options=--import=data:text/javascript,console.log(42)'",
+      rules: [NPM_TEST],
+      expected: 'ask',
+    },
+    { command: 'rm build', rules: [RM_BUILD], expected: 'run' },
+    { command: 'rm build src a.txt', rules: [RM_BUILD], expected: 'ask' },
+    { command: 'rm build; rm src', rules: [RM_BUILD], expected: 'ask' },
+    { command: 'rm build src a.txt', rules: [RM_BUILD_WIDE], expected: 'run' },
+    { command: 'rm build ../outside', rules: [RM_BUILD_WIDE], expected: 'ask' },
   ];
   it.each(cases)(
     '$command with $rules.length rule(s) → $expected',
@@ -177,12 +194,12 @@ describe('rules match per parsed sub-command', () => {
     },
   );
 
-  it('offers to store the prefix of each part a rule could cover', async () => {
+  it('offers to store the exact words of each part a rule could cover', async () => {
     const d = await decidePolicy(
-      input({ effect: 'exec', target: cmd('npm test; rm -rf ~; git commit -m x') }),
+      input({ effect: 'exec', target: cmd('npm test; rm -rf ~; git commit -m x; npm test') }),
       realPolicyDeps,
     );
-    expect(d.grantable).toEqual([NPM_TEST, GIT_COMMIT]);
+    expect(d.grantable).toEqual([NPM_TEST_EXACT, exactRule(['git', 'commit', '-m', 'x'])]);
     expect(d.reasons.some((r) => r.startsWith('`rm -rf ~`'))).toBe(true);
   });
 
@@ -211,7 +228,7 @@ describe('taint', () => {
     const book = new GrantBook(() => 1000);
     book.add({
       folder,
-      rule: NPM_TEST,
+      rule: NPM_TEST_EXACT,
       effect: 'exec',
       scope: { kind: 'session', sessionId: 's1' },
     });
@@ -227,7 +244,7 @@ describe('taint', () => {
       realPolicyDeps,
     );
     expect(clean.decision).toBe('run');
-    expect(clean.provenance).toMatch(/you allowed `npm test` for this session at/);
+    expect(clean.provenance).toMatch(/you allowed `npm test` exactly for this session at/);
 
     const taintedBy = 'after reading https://evil.example/page';
     const tainted = await decidePolicy(

@@ -2,16 +2,17 @@
 // The runner, the window, the CLI and `tandem policy` all call `decidePolicy`.
 import type {
   CommandPart,
+  CommandVerdict,
   Decision,
   PermissionMode,
   SandboxState,
   ToolEffect,
 } from '../../shared/tool-types';
-import type { ToolTarget } from '../tools/tool';
+import type { RunBasis, ToolTarget } from '../tools/tool';
 import { coverClassification, suspendedReasons, uncoveredReasons } from './command-coverage';
 import type { Grant } from './grant-book';
 import { effectiveMode, readOnlyRefusal } from './modes';
-import { prefixFor, ruleMatchesTool, type PermissionRule } from './permission-rule';
+import { exactRule, ruleMatchesTool, type PermissionRule } from './permission-rule';
 import type { PolicyDeps } from './policy-deps';
 import type { NetworkSetting } from './project-permissions-store';
 import {
@@ -42,8 +43,11 @@ export interface PolicyInput {
 export interface PolicyDecision {
   readonly decision: Decision;
   readonly reasons: readonly string[];
-  /** Why it runs (only when `decision` is 'run'). */
+  /** Why it runs (only when `decision` is 'run'): for the person, and for the tool (`basis`). */
   readonly provenance?: string;
+  readonly basis?: RunBasis;
+  /** The classifier's verdict, when the target is a command: the object the shell runs from. */
+  readonly command?: CommandVerdict;
   /** The tool result for the model (only when `decision` is 'refuse'). */
   readonly refusal?: string;
   readonly mode: PermissionMode;
@@ -104,7 +108,7 @@ async function decideTarget(
       return decideNetwork(input, mode, `fetching ${target.url}`);
     case 'none':
       if (input.effect === 'read') {
-        return run([`${input.toolName} only reads`], PROVENANCE_READ_ONLY);
+        return run([`${input.toolName} only reads`], PROVENANCE_READ_ONLY, 'read-only');
       }
       if (input.effect === 'network') return decideNetwork(input, mode, `${input.toolName}`);
       return decideOtherEffect(input, mode);
@@ -129,7 +133,11 @@ async function decidePath(
   }
   if (access === 'read') {
     return {
-      ...run([`reads ${guard.relative || '.'} inside the project folder`], PROVENANCE_READ_ONLY),
+      ...run(
+        [`reads ${guard.relative || '.'} inside the project folder`],
+        PROVENANCE_READ_ONLY,
+        'read-only',
+      ),
       ...where,
     };
   }
@@ -141,13 +149,17 @@ async function decidePath(
   }
   if (mode === 'auto-edit') {
     return {
-      ...run([`${what} inside the project folder (auto-accept edits)`], PROVENANCE_AUTO_EDIT),
+      ...run(
+        [`${what} inside the project folder (auto-accept edits)`],
+        PROVENANCE_AUTO_EDIT,
+        'mode',
+      ),
       ...where,
     };
   }
   if (mode === 'autonomous') {
     return {
-      ...run([`${what} inside the project folder (autonomous)`], PROVENANCE_AUTONOMOUS),
+      ...run([`${what} inside the project folder (autonomous)`], PROVENANCE_AUTONOMOUS, 'mode'),
       ...where,
     };
   }
@@ -160,45 +172,35 @@ async function decideCommand(
   command: string,
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const classification = await deps.classifyCommand(command, input.folder);
-  const parts = classification.parts;
-  if (classification.parsed && classification.safe && parts.every((p) => p.safe)) {
+  const verdict = await deps.classifyCommand(command, input.folder);
+  const judged = { parts: verdict.parts, command: verdict };
+  if (verdict.safe) {
     return {
-      ...run(
-        ['every part is a read-only command', ...classification.reasons],
-        PROVENANCE_READ_ONLY,
-      ),
-      parts,
+      ...run(['every part is a read-only command'], PROVENANCE_READ_ONLY, 'read-only'),
+      ...judged,
     };
   }
   const what = `the command \`${command}\``;
-  if (mode === 'read-only') return { ...refuseReadOnly(what), parts };
+  if (mode === 'read-only') return { ...refuseReadOnly(what), ...judged };
   if (mode === 'autonomous') {
     return {
-      ...run([`${what} runs inside the sandbox (autonomous)`], PROVENANCE_AUTONOMOUS),
-      parts,
+      ...run([`${what} runs inside the sandbox (autonomous)`], PROVENANCE_AUTONOMOUS, 'mode'),
+      ...judged,
     };
   }
-  if (!classification.parsed) {
-    const reasons = [
-      'the command could not be parsed, so no rule or grant can apply',
-      ...classification.reasons,
-    ];
-    return { ...ask(reasons, []), parts };
-  }
   const paused = isTaintPaused(input.effect, input.taintedBy);
-  const { coverage, structural, coverable } = await coverClassification(
-    classification,
+  const { coverage, structural, coverable } = coverClassification(
+    verdict,
     input.rules,
     input.grants.filter((g) => g.rule.kind === 'command'),
     paused,
-    input.folder,
-    deps,
   );
-  if (coverage.covered) {
+  // A rule or grant covers only a command Tandem can run from its judged words.
+  if (coverage.covered && verdict.canonical !== undefined) {
+    const basis: RunBasis = coverage.usedGrants.length > 0 ? 'grant' : 'rule';
     return {
-      ...run(coverage.provenance, coverage.provenance.join('; ')),
-      parts,
+      ...run(coverage.provenance, coverage.provenance.join('; '), basis),
+      ...judged,
       usedRules: coverage.usedRules,
       usedGrants: coverage.usedGrants,
     };
@@ -210,15 +212,14 @@ async function decideCommand(
     ...(mode === 'auto-edit' ? ['auto-accept edits mode still asks for commands'] : []),
   ];
   // Only parts a rule could ever cover are worth storing (never `rm -rf ~`, never `x > f`).
-  const grantable = dedupe(
-    coverage.uncovered.filter((p) => coverable.has(p)).map((p) => prefixFor(p.argv)),
-  );
+  // Each exactly as shown; the person may widen one in the rule preview (rule-widening.ts).
+  const grantable = dedupe(coverage.uncovered.filter((p) => coverable.has(p)).map((p) => p.argv));
   return {
     ...ask(
       reasons,
-      grantable.map((prefix) => ({ kind: 'command', prefix })),
+      grantable.map((argv) => exactRule(argv)),
     ),
-    parts,
+    ...judged,
   };
 }
 
@@ -231,7 +232,11 @@ function decideNetwork(input: PolicyInput, mode: PermissionMode, what: string): 
   }
   if (mode === 'read-only') return refuseReadOnly(what);
   if (mode === 'autonomous' && input.network === 'allow') {
-    return run([`${what}: the project allows the network (autonomous)`], PROVENANCE_AUTONOMOUS);
+    return run(
+      [`${what}: the project allows the network (autonomous)`],
+      PROVENANCE_AUTONOMOUS,
+      'mode',
+    );
   }
   const extra =
     mode === 'autonomous' ? ['the network follows the project setting, which is to ask'] : [];
@@ -244,7 +249,9 @@ function decideNetwork(input: PolicyInput, mode: PermissionMode, what: string): 
 /** A built-in write or exec whose target the policy cannot see: autonomous runs it, others ask. */
 function decideOtherEffect(input: PolicyInput, mode: PermissionMode): Verdict {
   const what = `${input.toolName} (${input.effect})`;
-  if (mode === 'autonomous') return run([`${what} runs in autonomous mode`], PROVENANCE_AUTONOMOUS);
+  if (mode === 'autonomous') {
+    return run([`${what} runs in autonomous mode`], PROVENANCE_AUTONOMOUS, 'mode');
+  }
   return decideByTool(input, mode, what);
 }
 
@@ -252,11 +259,16 @@ function decideOtherEffect(input: PolicyInput, mode: PermissionMode): Verdict {
 function decideByTool(input: PolicyInput, mode: PermissionMode, what: string): Verdict {
   if (mode === 'read-only') return refuseReadOnly(what);
   const rule = input.rules.find((r) => ruleMatchesTool(r, input.toolName));
-  if (rule) return { ...run([ruleProvenance(rule)], ruleProvenance(rule)), usedRules: [rule] };
+  if (rule) {
+    return { ...run([ruleProvenance(rule)], ruleProvenance(rule), 'rule'), usedRules: [rule] };
+  }
   const paused = isTaintPaused(toolEffectForTaint(input), input.taintedBy);
   const grant = input.grants.find((g) => ruleMatchesTool(g.rule, input.toolName));
   if (grant && !paused) {
-    return { ...run([grantProvenance(grant)], grantProvenance(grant)), usedGrants: [grant] };
+    return {
+      ...run([grantProvenance(grant)], grantProvenance(grant), 'grant'),
+      usedGrants: [grant],
+    };
   }
   const reasons = [`${what} needs your approval`];
   if (isMcpToolName(input.toolName)) reasons.push('MCP tools run outside the sandbox');
@@ -278,8 +290,8 @@ function isTaintPaused(effect: ToolEffect, taintedBy: string | undefined): boole
   return taintedBy !== undefined && (effect === 'exec' || effect === 'network');
 }
 
-function run(reasons: readonly string[], provenance: string): Verdict {
-  return { decision: 'run', reasons, provenance };
+function run(reasons: readonly string[], provenance: string, basis: RunBasis): Verdict {
+  return { decision: 'run', reasons, provenance, basis };
 }
 
 function ask(reasons: readonly string[], grantable: readonly PermissionRule[]): Verdict {

@@ -6,10 +6,22 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/tool-types';
 import { projectDataDir } from '../store/data-dir';
-import { sameRule, type PermissionRule } from './permission-rule';
+import {
+  exactRule,
+  rulePattern,
+  sameRule,
+  widenedRule,
+  type PermissionRule,
+} from './permission-rule';
+import { checkWidening } from './rule-widening';
+import { showWords } from './shown-words';
 import { writePrivateFileAtomic } from '../store/private-files';
 
-export const PERMISSIONS_VERSION = 1;
+/**
+ * 2: command rules store `argv` and `match` ('exact' or 'prefix'). Version 1 stored `prefix`,
+ * which always matched as a prefix; `migratePermissions` turns those into widened rules.
+ */
+export const PERMISSIONS_VERSION = 2;
 
 /** Whether network tools may run without asking in autonomous mode ('off' refuses them everywhere). */
 export type NetworkSetting = 'off' | 'ask' | 'allow';
@@ -17,6 +29,8 @@ export type NetworkSetting = 'off' | 'ask' | 'allow';
 export interface StoredRule {
   readonly rule: PermissionRule;
   readonly createdAt: number;
+  /** Set when Tandem had to narrow the rule (Settings shows it), e.g. after a migration. */
+  readonly note?: string;
 }
 
 export interface ProjectPermissions {
@@ -33,17 +47,55 @@ export const DEFAULT_PERMISSIONS: ProjectPermissions = {
   rules: [],
 };
 
+const commandWords = z
+  .array(z.string())
+  .min(1)
+  .refine((argv) => argv[0] !== '', 'the program must not be empty');
+
 const ruleSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('command'), prefix: z.array(z.string().min(1)).min(1) }).strict(),
+  z
+    .object({
+      kind: z.literal('command'),
+      argv: commandWords,
+      match: z.enum(['exact', 'prefix']),
+    })
+    .strict(),
   z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
 ]);
+
+const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
+const networkSchema = z.enum(['off', 'ask', 'allow']);
 
 export const projectPermissionsSchema = z
   .object({
     version: z.literal(PERMISSIONS_VERSION),
-    mode: z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]),
-    network: z.enum(['off', 'ask', 'allow']),
-    rules: z.array(z.object({ rule: ruleSchema, createdAt: z.number() }).strict()),
+    mode: modeSchema,
+    network: networkSchema,
+    rules: z.array(
+      z.object({ rule: ruleSchema, createdAt: z.number(), note: z.string().optional() }).strict(),
+    ),
+  })
+  .strict();
+
+/** Version 1: a command rule was a prefix of words, always matched as a prefix. */
+const version1Schema = z
+  .object({
+    version: z.literal(1),
+    mode: modeSchema,
+    network: networkSchema,
+    rules: z.array(
+      z
+        .object({
+          rule: z.discriminatedUnion('kind', [
+            z
+              .object({ kind: z.literal('command'), prefix: z.array(z.string().min(1)).min(1) })
+              .strict(),
+            z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
+          ]),
+          createdAt: z.number(),
+        })
+        .strict(),
+    ),
   })
   .strict();
 
@@ -54,8 +106,9 @@ export interface PermissionsStore {
 }
 
 /**
- * Brings an older stored value up to the current version. Only version 1 exists so far; a value
- * from a newer Tandem is refused rather than guessed at.
+ * Brings an older stored value up to the current version and keeps every rule within today's
+ * widening limits. A value from a newer Tandem is refused rather than guessed at; a value that
+ * does not fit its version's schema is an error, never a silent reset.
  */
 export function migratePermissions(raw: unknown, source: string): ProjectPermissions {
   const version =
@@ -65,16 +118,51 @@ export function migratePermissions(raw: unknown, source: string): ProjectPermiss
       `${source} was written by a newer Tandem (version ${version}; this one reads ${PERMISSIONS_VERSION}).`,
     );
   }
-  const parsed = projectPermissionsSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-    throw new Error(
-      `${source} is not a valid permissions file${where}: ${issue?.message ?? 'unknown problem'}. ` +
-        'Fix or delete it; Tandem does not reset it silently.',
-    );
+  if (version === 1) {
+    const old = parseOrExplain(version1Schema, raw, source);
+    return {
+      ...old,
+      version: PERMISSIONS_VERSION,
+      rules: old.rules.map(({ rule, createdAt }) =>
+        // Version 1 matched every command rule as a prefix: it stays one, so its meaning holds.
+        withinLimits({
+          rule: rule.kind === 'command' ? widenedRule(rule.prefix) : rule,
+          createdAt,
+        }),
+      ),
+    };
   }
-  return parsed.data;
+  const current = parseOrExplain(projectPermissionsSchema, raw, source);
+  return { ...current, rules: current.rules.map(withinLimits) };
+}
+
+function parseOrExplain<T>(schema: z.ZodType<T>, raw: unknown, source: string): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  throw new Error(
+    `${source} is not a valid permissions file${where}: ${issue?.message ?? 'unknown problem'}. ` +
+      'Fix or delete it; Tandem does not reset it silently.',
+  );
+}
+
+/**
+ * A widened rule that today's limits refuse (an old `npx tsx *`, `git push *`) is narrowed to
+ * its exact words, with a note the Settings list shows: narrower, never wider, and never silent.
+ */
+function withinLimits(stored: StoredRule): StoredRule {
+  const { rule } = stored;
+  if (rule.kind !== 'command' || rule.match !== 'prefix') return stored;
+  const check = checkWidening(rule.argv);
+  if (check.ok) return stored;
+  return {
+    rule: exactRule(rule.argv),
+    createdAt: stored.createdAt,
+    note:
+      `Stored as \`${rulePattern(rule)}\`; narrowed to ${showWords(rule.argv)} exactly because ` +
+      `${check.reason}.`,
+  };
 }
 
 export class JsonFilePermissionsStore implements PermissionsStore {

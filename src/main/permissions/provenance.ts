@@ -17,7 +17,7 @@ export function allowedAt(ms: number): string {
 }
 
 export function ruleProvenance(rule: PermissionRule): string {
-  return `rule ${describeRule(rule)} of this project`;
+  return `this project's rule for ${describeRule(rule)}`;
 }
 
 export function grantProvenance(grant: Grant): string {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { eventsFromTranscript, listApprovals } from './approval-audit';
+import { exactRule, widenedRule } from './permission-rule';
 import { realPolicyDeps } from './real-policy-deps';
 import { earlierCallsFromEvents, loadProjectEvents, previewRule } from './rule-preview';
 
@@ -78,6 +79,19 @@ describe('listApprovals', () => {
     ];
     expect(listApprovals(eventsFromTranscript(lines.join('\n')))).toHaveLength(1);
   });
+
+  it('skips damaged lines and events that do not fit the schema', () => {
+    const lines = [
+      'null',
+      '[null]',
+      JSON.stringify({ kind: 'event', at: 1, event: null }),
+      JSON.stringify({ kind: 'event', at: 2, event: { ...asked(9, 'shell', 'ls'), name: 5 } }),
+      JSON.stringify({ kind: 'event', at: 3, event: { type: 'approval-requested' } }),
+      JSON.stringify({ kind: 'event', at: 4, event: asked(1, 'shell', 'npm test') }),
+    ];
+    const approvals = listApprovals(eventsFromTranscript(lines.join('\n')));
+    expect(approvals.map((a) => a.requestId)).toEqual(['q1']);
+  });
 });
 
 describe('previewRule', () => {
@@ -91,7 +105,7 @@ describe('previewRule', () => {
       asked(6, 'shell', 'git status && npm test'),
     ];
     const preview = await previewRule(
-      { kind: 'command', prefix: ['npm', 'test'] },
+      widenedRule(['npm', 'test']),
       earlierCallsFromEvents(events),
       dir,
       realPolicyDeps,
@@ -100,8 +114,17 @@ describe('previewRule', () => {
     expect(preview.matched).toBe(3);
     expect(preview.examples).toEqual(['npm test', 'npm test -- --ci']);
     expect(preview.summary).toBe(
-      '`npm test` would have run 3 earlier calls without asking, e.g. `npm test`, `npm test -- --ci`',
+      '`npm test *` (`npm test` with any further words for the script; options before `--` still ask) would have run 3 earlier calls without asking, e.g. `npm test`, `npm test -- --ci`',
     );
+    // The exact rule: `npm test -- --ci` would still have asked.
+    const exact = await previewRule(
+      exactRule(['npm', 'test']),
+      earlierCallsFromEvents(events),
+      dir,
+      realPolicyDeps,
+    );
+    expect(exact.examples).toEqual(['npm test', 'git status && npm test']);
+    expect(exact.summary).toMatch(/^`npm test` exactly would have run 2 earlier calls/);
 
     const tool = await previewRule(
       { kind: 'tool', tool: 'write_file' },
@@ -113,7 +136,7 @@ describe('previewRule', () => {
       'tool `write_file` would have run 1 earlier call without asking, e.g. `write_file`',
     );
     const none = await previewRule(
-      { kind: 'command', prefix: ['cargo', 'build'] },
+      widenedRule(['cargo', 'build']),
       earlierCallsFromEvents(events),
       dir,
       realPolicyDeps,

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '../../shared/events';
 import { eventsFromTranscript } from './approval-audit';
-import { coverClassification } from './command-coverage';
+import { coverClassification, coverCommand } from './command-coverage';
 import { describeRule, ruleMatchesTool, type PermissionRule } from './permission-rule';
 import type { PolicyDeps } from './policy-deps';
 
@@ -41,44 +41,58 @@ export async function previewRule(
   deps: PolicyDeps,
   maxExamples = 3,
 ): Promise<RulePreview> {
-  const examples: string[] = [];
-  let matched = 0;
-  for (const call of calls) {
-    if (!(await wouldRun(rule, call, folder, deps))) continue;
-    matched++;
-    if (examples.length < maxExamples) examples.push(call.command ?? call.name);
-  }
-  const shown = examples.map((e) => `\`${e}\``).join(', ');
-  const summary =
-    matched === 0
-      ? `${describeRule(rule)} would not have run any earlier call of this project without asking`
-      : `${describeRule(rule)} would have run ${matched} earlier call${matched === 1 ? '' : 's'} without asking, e.g. ${shown}`;
-  return { rule: describeRule(rule), matched, examples, summary };
+  const [preview] = await previewRules([rule], calls, folder, deps, maxExamples);
+  if (!preview) throw new Error('unreachable: one rule, one preview');
+  return preview;
 }
 
-async function wouldRun(
-  rule: PermissionRule,
+/**
+ * Previews several rules over the same earlier calls (an exact rule and its widenings): each
+ * call is parsed, and its parts checked for whether any rule may cover them, once.
+ */
+export async function previewRules(
+  rules: readonly PermissionRule[],
+  calls: readonly EarlierCall[],
+  folder: string,
+  deps: PolicyDeps,
+  maxExamples = 3,
+): Promise<RulePreview[]> {
+  const tallies = rules.map(() => ({ matched: 0, examples: [] as string[] }));
+  for (const call of calls) {
+    const runs = await runsFor(call, folder, deps);
+    rules.forEach((rule, i) => {
+      const tally = tallies[i];
+      if (!tally || !runs(rule)) return;
+      tally.matched++;
+      if (tally.examples.length < maxExamples) tally.examples.push(call.command ?? call.name);
+    });
+  }
+  return rules.map((rule, i) => {
+    const { matched, examples } = tallies[i] ?? { matched: 0, examples: [] };
+    const shown = examples.map((e) => `\`${e}\``).join(', ');
+    const summary =
+      matched === 0
+        ? `${describeRule(rule)} would not have run any earlier call of this project without asking`
+        : `${describeRule(rule)} would have run ${matched} earlier call${matched === 1 ? '' : 's'} without asking, e.g. ${shown}`;
+    return { rule: describeRule(rule), matched, examples, summary };
+  });
+}
+
+/** Whether a rule alone would have run this earlier call without asking. */
+async function runsFor(
   call: EarlierCall,
   folder: string,
   deps: PolicyDeps,
-): Promise<boolean> {
-  switch (rule.kind) {
-    case 'tool':
-      return ruleMatchesTool(rule, call.name);
-    case 'command': {
-      if (call.command === undefined) return false;
-      const classification = await deps.classifyCommand(call.command, folder);
-      const { coverage } = await coverClassification(
-        classification,
-        [rule],
-        [],
-        false,
-        folder,
-        deps,
-      );
-      return coverage.covered;
-    }
-  }
+): Promise<(rule: PermissionRule) => boolean> {
+  if (call.command === undefined) return (rule) => ruleMatchesTool(rule, call.name);
+  const classification = await deps.classifyCommand(call.command, folder);
+  // Which parts a rule may cover at all does not depend on the rule: found once per call.
+  const { coverable, structural } = coverClassification(classification, [], [], false);
+  return (rule) => {
+    if (rule.kind === 'tool') return ruleMatchesTool(rule, call.name);
+    if (structural.length > 0) return false;
+    return coverCommand(classification.parts, [rule], [], false, (p) => coverable.has(p)).covered;
+  };
 }
 
 /** Every event of every transcript (`*.jsonl`) under a project's data folder. */

@@ -29,11 +29,19 @@ export const GIT_READ_ONLY_SETTINGS: readonly (readonly [string, string])[] = [
   ['gpg.x509.program', 'false'],
   ['core.hooksPath', '/dev/null'],
   ['protocol.allow', 'never'],
+  // Nested repositories (submodules) have configs of their own: git stays out of them.
+  ['submodule.recurse', 'false'],
+  ['diff.submodule', 'short'],
+  ['status.submoduleSummary', 'false'],
+  // `git diff` would otherwise rewrite .git/index to refresh stat information.
+  ['diff.autoRefreshIndex', 'false'],
 ];
 
 export const GIT_READ_ONLY_VARIABLES: Readonly<Record<string, string>> = {
   GIT_NO_LAZY_FETCH: '1',
   GIT_TERMINAL_PROMPT: '0',
+  // `git status` would otherwise refresh .git/index: a read-only command writes nothing.
+  GIT_OPTIONAL_LOCKS: '0',
 };
 
 /** Runs instead of a diff program a repository's config names: says why, and fails. */
@@ -111,4 +119,39 @@ export function commandEnv(
   env.COLORTERM ??= 'truecolor';
   if (git.kind === 'read-only') Object.assign(env, GIT_READ_ONLY_VARIABLES);
   return withGitSettings(env, gitSettingsFor(git));
+}
+
+/** Variables a command run without asking keeps from the person's environment; nothing else. */
+const CLEAN_NAMES: ReadonlySet<string> = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'COLORTERM',
+]);
+
+/**
+ * The environment of a command no one approved: locale, user and a PATH of absolute folders
+ * outside the project; nothing the person's shell exported (exported functions, BASH_ENV,
+ * LD_PRELOAD, GIT_*, tokens), so the command behaves as judged and learns no secrets.
+ */
+export function cleanEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  folder: string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && (CLEAN_NAMES.has(name) || name.startsWith('LC_'))) env[name] = value;
+  }
+  const inside = (entry: string): boolean =>
+    entry === folder || entry.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+  env.PATH =
+    absolutePath(env.PATH)
+      .split(':')
+      .filter((entry) => !inside(entry))
+      .join(':') || FALLBACK_PATH;
+  return env;
 }

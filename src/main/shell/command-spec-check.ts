@@ -1,20 +1,8 @@
 // Judges one simple command's argv against the safe-command list (safe-commands.ts).
-import { realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { globMatches, hasWildcard } from './glob-matches';
 import { COMMAND_RUNNERS, SAFE_COMMANDS } from './safe-commands';
 import type { CommandSpec } from './safe-commands';
-
-function hasUnsafeOptions(spec: CommandSpec): boolean {
-  return Boolean(
-    spec.unsafeShort ||
-    spec.unsafeLong ||
-    spec.unsafeWords ||
-    spec.subcommands ||
-    spec.check ||
-    spec.maxPositionals !== undefined,
-  );
-}
 
 function optionReason(spec: CommandSpec, arg: string, label: string): string | undefined {
   const unsafe = `uses an option that can write, run something or read past the folder: ${label} ${arg}`;
@@ -102,16 +90,59 @@ export function namesOutside(place: Place, word: string): boolean {
   return place.bases.some((base) => outsideRoot(place.root, path.resolve(base, word)));
 }
 
-/** A word naming an existing symlink (or a path through one) that leads outside the project. */
-export function leadsOutsideBySymlink(place: Place, word: string): boolean {
-  if (word === '' || word.startsWith('~')) return false;
-  return place.bases.some((base) => {
+/** Where the file a path names really is, through every symlink on the way. */
+export type RealWhere = 'inside' | 'outside' | 'unknown';
+
+function realWhere(realRoot: string, file: string): RealWhere {
+  const judge = (real: string): RealWhere => (outsideRoot(realRoot, real) ? 'outside' : 'inside');
+  const target = path.resolve(file);
+  try {
+    return judge(realpathSync(target));
+  } catch (error) {
+    // Too long, a loop, no permission: nothing can be told, so it asks.
+    if (!isMissing(error)) return 'unknown';
+  }
+  // It does not exist (yet): judge the deepest folder above it that does. A dangling link on the
+  // way could be created through, so that asks.
+  for (let missing = target; path.dirname(missing) !== missing; missing = path.dirname(missing)) {
     try {
-      return outsideRoot(realpathSync(place.root), realpathSync(path.resolve(base, word)));
+      if (lstatSync(missing).isSymbolicLink()) return 'unknown';
     } catch {
-      return false; // does not exist (or is not reachable): nothing to follow
+      // not there: look further up
     }
-  });
+    const parent = path.dirname(missing);
+    try {
+      return judge(path.join(realpathSync(parent), path.relative(parent, target)));
+    } catch (error) {
+      if (!isMissing(error)) return 'unknown';
+    }
+  }
+  return 'unknown';
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Where `word` leads from each folder a `cd` may have reached: the worst answer wins. */
+export function whereItLeads(place: Place, word: string): RealWhere {
+  if (word === '') return 'inside';
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(place.root);
+  } catch (error) {
+    // A folder that is not there (yet) runs nothing; judge against its name.
+    if (!isMissing(error)) return 'unknown';
+    realRoot = path.resolve(place.root);
+  }
+  let worst: RealWhere = 'inside';
+  for (const base of place.bases) {
+    const where = realWhere(realRoot, path.resolve(base, word));
+    if (where === 'outside') return 'outside';
+    if (where === 'unknown') worst = 'unknown';
+  }
+  return worst;
 }
 
 /** The value of a table keyed by user words, never an inherited property (`git constructor`). */
@@ -144,81 +175,41 @@ function pathCandidates(arg: string): string[] {
   return [arg, ...attached.filter((value) => value !== '/')];
 }
 
-function outsidePaths(place: Place, args: readonly string[]): string[] {
-  const out: string[] = [];
+/** Arguments (or their attached values) that name a path outside, or one that cannot be told. */
+function pathReasons(place: Place, args: readonly string[], reads: boolean): string[] {
+  const outside: string[] = [];
+  const unknown: string[] = [];
   for (const arg of args) {
-    const candidates = pathCandidates(arg);
-    if (candidates.some((c) => namesOutside(place, c) || leadsOutsideBySymlink(place, c))) {
-      out.push(arg);
-    }
+    const wheres = pathCandidates(arg).map((c) => whereArgumentLeads(place, c));
+    if (wheres.includes('outside')) outside.push(arg);
+    else if (wheres.includes('unknown')) unknown.push(arg);
   }
-  return out;
-}
-
-/** Arguments (or their attached values) that name an existing folder from any base. */
-function folderArgs(place: Place, args: readonly string[]): string[] {
-  const isFolder = (file: string): boolean => {
-    try {
-      return statSync(file).isDirectory();
-    } catch {
-      return false;
-    }
-  };
-  return args.filter((arg) =>
-    pathCandidates(arg).some((candidate) =>
-      place.bases.some((base) => {
-        if (isFolder(path.resolve(base, candidate))) return true;
-        if (!hasWildcard(candidate)) return false;
-        const matches = globMatches(base, candidate);
-        return !matches || matches.some(isFolder);
-      }),
-    ),
-  );
-}
-
-/**
- * A word with a wildcard may expand to files other than itself: each file it matches now, from
- * every folder a `cd` may have reached, must stay inside the project (`cat li*` with a `link` to
- * /etc/passwd). A word that could match too much to check asks.
- */
-export function judgeWildcards(words: readonly string[], place: Place): string[] {
   const reasons: string[] = [];
-  for (const word of words) {
-    for (const base of place.bases) {
-      const matches = globMatches(base, word);
-      if (!matches) {
-        reasons.push(`a wildcard that cannot be checked (** or too many matches): ${word}`);
-        break;
-      }
-      const climbs = matches.filter((match) => outsideRoot(place.root, match));
-      const outside = matches.filter((match) => leadsOutsideBySymlink(place, match));
-      if (climbs.length > 0) {
-        const shown = climbs.map((match) => path.relative(base, match)).join(' ');
-        reasons.push(`a wildcard may match a path outside the project folder: ${word} (${shown})`);
-        break;
-      }
-      if (outside.length > 0) {
-        const shown = outside.map((match) => path.relative(base, match)).join(' ');
-        reasons.push(
-          `a wildcard matches a link that leads outside the project folder: ${word} (${shown})`,
-        );
-        break;
-      }
-    }
+  if (outside.length > 0) {
+    reasons.push(
+      `${reads ? 'reads' : 'names a path'} outside the project folder: ${outside.join(' ')}`,
+    );
+  }
+  if (unknown.length > 0) {
+    reasons.push(`a path whose real location cannot be checked: ${unknown.join(' ')}`);
   }
   return reasons;
 }
 
-/**
- * Whether a word with a wildcard may expand, from any folder a `cd` may have reached, to
- * a file named like an option (`find *` with a file `-delete`), judged on the real files.
- */
-function expandsToOption(words: readonly string[], place: Place): boolean {
-  return words.some((word) =>
-    place.bases.some((base) => {
-      const matches = globMatches(base, word);
-      return !matches || matches.some((match) => path.relative(base, match).startsWith('-'));
-    }),
+function isFolder(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Arguments (or their attached values) that name an existing folder from any base. */
+function folderArgs(place: Place, args: readonly string[]): string[] {
+  return args.filter((arg) =>
+    pathCandidates(arg).some((candidate) =>
+      place.bases.some((base) => isFolder(path.resolve(base, candidate))),
+    ),
   );
 }
 
@@ -226,65 +217,73 @@ function expandsToOption(words: readonly string[], place: Place): boolean {
 export function judgeCd(
   args: readonly string[],
   place: Place,
-  wildcard: boolean,
 ): { reasons: string[]; place: Place } {
   const targets = args.filter((arg) => arg !== '-L' && arg !== '-P');
   const target = targets[0];
-  if (
-    targets.length !== 1 ||
-    target === undefined ||
-    target === '-' ||
-    target.startsWith('-') ||
-    wildcard
-  ) {
+  if (targets.length !== 1 || target === undefined || target.startsWith('-')) {
     return {
       reasons: [`changes folder in a way that cannot be checked: cd ${args.join(' ')}`.trimEnd()],
       place,
     };
   }
-  if (namesOutside(place, target) || leadsOutsideBySymlink(place, target)) {
-    return { reasons: [`changes to a folder outside the project: ${target}`], place };
+  const where = whereArgumentLeads(place, target);
+  if (where !== 'inside') {
+    return {
+      reasons: [
+        where === 'outside'
+          ? `changes to a folder outside the project: ${target}`
+          : `changes to a folder whose real location cannot be checked: ${target}`,
+      ],
+      place,
+    };
   }
   const bases = new Set(place.bases);
   for (const base of place.bases) bases.add(path.resolve(base, target));
   return { reasons: [], place: { root: place.root, bases: [...bases] } };
 }
 
-/** Reasons this argv needs approval; empty when it is a known read-only command used safely. */
-export function judgeArgv(
-  argv: readonly string[],
-  place: Place,
-  globWords: readonly string[],
-): string[] {
-  const reasons: string[] = [];
+/**
+ * Why this argv needs approval, in two kinds: `program` reasons are about the program and its
+ * words (a rule the person saves may speak for those); `paths` reasons are about where its path
+ * arguments lead (no rule speaks for those).
+ */
+export interface ArgvJudgement {
+  readonly program: string[];
+  readonly paths: string[];
+}
+
+export function judgeArgv(argv: readonly string[], place: Place): ArgvJudgement {
+  const program: string[] = [];
   const [name, ...args] = argv;
-  if (name === undefined || name === '') return ['no command to judge'];
+  if (name === undefined || name === '') return { program: ['no command to judge'], paths: [] };
   const runner = own(COMMAND_RUNNERS, name);
   const spec = own(SAFE_COMMANDS, name);
   const secrets = printsEnvironment(name, args);
-  if (secrets) reasons.push(`${secrets}: ${argv.join(' ')}`);
-  else if (runner) reasons.push(`${runner}: ${argv.join(' ')}`);
-  else if (name.includes('/')) reasons.push(`runs a program by path: ${name}`);
-  else if (!spec) reasons.push(`not a known read-only command: ${name}`);
-  else {
-    judgeWithSpec(spec, args, name, reasons);
-    const folders = spec.folderOperandsAsk ? folderArgs(place, args) : [];
-    if (folders.length > 0) {
-      reasons.push(
-        `reads the files inside a folder, following any link there: ${name} ${folders.join(' ')}`,
-      );
-    }
-    if (hasUnsafeOptions(spec) && expandsToOption(globWords, place)) {
-      reasons.push(`a wildcard could expand to a file named like an option of ${name}`);
-    }
-  }
-  const outside = outsidePaths(place, args);
-  if (outside.length > 0) {
-    reasons.push(
-      spec && !runner
-        ? `reads outside the project folder: ${outside.join(' ')}`
-        : `names a path outside the project folder: ${outside.join(' ')}`,
+  if (secrets) program.push(`${secrets}: ${argv.join(' ')}`);
+  else if (runner) program.push(`${runner}: ${argv.join(' ')}`);
+  else if (name.includes('/')) program.push(`runs a program by path: ${name}`);
+  else if (!spec) program.push(`not a known read-only command: ${name}`);
+  else judgeWithSpec(spec, args, name, program);
+  const paths = pathReasons(place, args, Boolean(spec) && !runner);
+  const folders = spec?.folderOperandsAsk ? folderArgs(place, args) : [];
+  if (folders.length > 0) {
+    paths.push(
+      `reads the files inside a folder, following any link there: ${name} ${folders.join(' ')}`,
     );
   }
-  return reasons;
+  return { program, paths };
+}
+
+/** Lexically first (`~`, `..`, absolute), then through the real file system. */
+function whereArgumentLeads(place: Place, word: string): RealWhere {
+  if (HARMLESS_DEVICES.has(word)) return 'inside';
+  return namesOutside(place, word) ? 'outside' : whereItLeads(place, word);
+}
+
+/** Why bash opening `file` for a `<` redirection would read outside, if it would. */
+export function judgeInput(place: Place, file: string, shown: string): string[] {
+  const where = whereArgumentLeads(place, file);
+  if (where === 'outside') return [`reads outside the project folder: ${shown}`];
+  if (where === 'unknown') return [`a path whose real location cannot be checked: ${shown}`];
+  return [];
 }

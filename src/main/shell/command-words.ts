@@ -1,108 +1,117 @@
-// Turns tree-sitter-bash word nodes into the words the shell would pass, after quote removal,
-// without performing any expansion. Anything that would expand is reported instead.
+// The value of a word node as bash passes it after quote removal, with which characters were
+// quoted. Only the node kinds the grammar allows (command-grammar.ts) have a value; anything that
+// would expand (variables, substitutions, arithmetic, special quoting) has none.
 import type { SyntaxNode } from './bash-parser';
 
-export interface WordFindings {
-  /** Reasons the word is not a plain literal ("expands a variable: $HOME"). */
-  readonly reasons: string[];
-  /** Nested command lines found inside the word ($(...), <(...)), to be classified as parts too. */
-  readonly nested: SyntaxNode[];
-  /** The word has an unquoted wildcard somewhere, so it may name files other than itself. */
-  glob: boolean;
-}
-
-export function newFindings(): WordFindings {
-  return { reasons: [], nested: [], glob: false };
+export interface WordValue {
+  readonly text: string;
+  /** One flag per character of `text` (by code point): true when it was quoted or escaped. */
+  readonly quoted: readonly boolean[];
 }
 
 const DOUBLE_QUOTE_ESCAPES = new Set(['$', '`', '"', '\\', '\n']);
+/** Unquoted, these start an expansion or a quote; a word that holds one is not a plain literal. */
+const BARE_SPECIAL = new Set(['$', '`', '"', "'"]);
 
-function unescapeBare(text: string): string {
-  // A backslash quotes the next character; backslash-newline is a line continuation.
-  return text.replace(/\\(\n|.)/gs, (_, ch: string) => (ch === '\n' ? '' : ch));
-}
-
-function unescapeDoubleQuoted(text: string): string {
-  return text.replace(/\\(.)/gs, (whole, ch: string) =>
-    DOUBLE_QUOTE_ESCAPES.has(ch) ? (ch === '\n' ? '' : ch) : whole,
-  );
-}
-
-function substitution(node: SyntaxNode, findings: WordFindings): void {
-  findings.reasons.push(`runs a nested command: ${node.text}`);
-  for (const child of node.namedChildren) if (child) findings.nested.push(child);
-}
-
-/** Records expansions and substitutions anywhere under `node` (here-doc bodies, arithmetic). */
-export function scanExpansions(node: SyntaxNode, findings: WordFindings): void {
-  switch (node.type) {
-    case 'command_substitution':
-    case 'process_substitution':
-      substitution(node, findings);
-      return;
-    case 'simple_expansion':
-    case 'expansion':
-      findings.reasons.push(`expands a variable: ${node.text}`);
-      return;
-    case 'arithmetic_expansion':
-      findings.reasons.push(`expands arithmetic: ${node.text}`);
-      break;
+/** A bare word's value from its source text; undefined if it holds an expansion or a quote. */
+function bare(text: string): WordValue | undefined {
+  let out = '';
+  const quoted: boolean[] = [];
+  const chars = [...text];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i] ?? '';
+    if (ch === '\\' && i + 1 < chars.length) {
+      const next = chars[++i] ?? '';
+      if (next === '\n') continue; // a line continuation
+      out += next;
+      quoted.push(true);
+    } else if (BARE_SPECIAL.has(ch)) {
+      return undefined;
+    } else {
+      out += ch;
+      quoted.push(false);
+    }
   }
-  for (const child of node.namedChildren) if (child) scanExpansions(child, findings);
+  return { text: out, quoted };
 }
 
-/** The literal value of a word node, with findings for whatever is not literal. */
-export function wordValue(node: SyntaxNode, findings: WordFindings): string {
+/**
+ * A double-quoted string's value from the source text between its quotes (tree-sitter leaves
+ * newlines and spaces out of its children, so they are no guide). Undefined if it expands
+ * anything: an unescaped `$` or backquote.
+ */
+function doubleQuoted(inner: string): WordValue | undefined {
+  let out = '';
+  const chars = [...inner];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i] ?? '';
+    const next = chars[i + 1];
+    if (ch === '\\' && next !== undefined && DOUBLE_QUOTE_ESCAPES.has(next)) {
+      i++;
+      if (next !== '\n') out += next;
+    } else if (ch === '$' || ch === '`' || ch === '"') {
+      return undefined;
+    } else out += ch;
+  }
+  return { text: out, quoted: [...out].map(() => true) };
+}
+
+function join(values: readonly WordValue[]): WordValue {
+  return {
+    text: values.map((v) => v.text).join(''),
+    quoted: values.flatMap((v) => [...v.quoted]),
+  };
+}
+
+/**
+ * The literal value of a word node, or undefined when any piece of it is not literal. Every child
+ * is looked at, unnamed tokens too: tree-sitter gives `$"x"` as a bare `$` token beside a string.
+ */
+export function literalWord(node: SyntaxNode): WordValue | undefined {
   switch (node.type) {
     case 'word':
-    case 'number': {
-      if (/[*?[]/.test(node.text)) findings.glob = true;
-      return unescapeBare(node.text);
+    case 'number':
+      return node.childCount === 0 ? bare(node.text) : undefined;
+    case 'raw_string': {
+      const inner = node.text.slice(1, -1);
+      return { text: inner, quoted: [...inner].map(() => true) };
     }
-    case 'raw_string':
-      return node.text.slice(1, -1);
     case 'string': {
-      let value = '';
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type === 'string_content') value += unescapeDoubleQuoted(child.text);
-        else {
-          scanExpansions(child, findings);
-          value += child.text;
-        }
-      }
-      return value;
+      const only = node.children.every(
+        (child) => child !== null && (child.type === 'string_content' || child.type === '"'),
+      );
+      return only && node.text.length >= 2 ? doubleQuoted(node.text.slice(1, -1)) : undefined;
     }
     case 'concatenation': {
-      if (
-        node.namedChildren.some((child) => child?.type === 'word' && child.text.startsWith('{'))
-      ) {
-        findings.reasons.push(`expands braces: ${node.text}`);
+      // The pieces must cover the word exactly: nothing between them that the tree left out.
+      const pieces: WordValue[] = [];
+      let at = node.startIndex;
+      for (const child of node.children) {
+        const value = child && child.startIndex === at ? literalWord(child) : undefined;
+        if (!value || !child) return undefined;
+        pieces.push(value);
+        at = child.endIndex;
       }
-      let value = '';
-      for (const child of node.namedChildren) if (child) value += wordValue(child, findings);
-      return value;
+      return at === node.endIndex ? join(pieces) : undefined;
     }
-    case 'command_substitution':
-    case 'process_substitution':
-      substitution(node, findings);
-      return node.text;
-    case 'simple_expansion':
-    case 'expansion':
-    case 'arithmetic_expansion':
-      scanExpansions(node, findings);
-      return node.text;
-    case 'brace_expression':
-      findings.reasons.push(`expands braces: ${node.text}`);
-      return node.text;
-    case 'ansi_c_string':
-    case 'translated_string':
-      findings.reasons.push(`uses special quoting: ${node.text}`);
-      scanExpansions(node, findings);
-      return node.text;
     default:
-      findings.reasons.push(`uses shell syntax that is not auto-approved: ${node.text}`);
-      scanExpansions(node, findings);
-      return node.text;
+      return undefined;
   }
+}
+
+/** The word as far as it can be told, for showing parts of a command the grammar did not accept. */
+export function shownWord(node: SyntaxNode): string {
+  return literalWord(node)?.text ?? node.text;
+}
+
+/** Why bash would do more with this literal word than pass it on, if it would. */
+export function wordExpansionReason(word: WordValue): string | undefined {
+  const unquoted = (at: number): boolean => word.quoted[at] === false;
+  const chars = [...word.text];
+  if (chars[0] === '~' && unquoted(0)) return `expands ~ to a home folder: ${word.text}`;
+  const open = chars.findIndex((ch, i) => ch === '{' && unquoted(i));
+  if (open >= 0 && chars.some((ch, i) => i > open && ch === '}' && unquoted(i))) {
+    return `expands braces: ${word.text}`;
+  }
+  return undefined;
 }

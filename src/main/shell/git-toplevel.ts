@@ -117,45 +117,71 @@ function inside(root: string, file: string): boolean {
 }
 
 /**
- * Settings in the repository's own config that make read commands run a program: filter
- * drivers (checkout, status, diff), diff drivers and textconv, gpg (log --show-signature),
- * fsmonitor (status) and the pager. Keys are matched in git's canonical lower case.
+ * Settings in a repository's own config (its local and worktree files, with their includes) that
+ * make read commands run a program: filter drivers (checkout, status, diff), diff drivers and
+ * textconv, gpg (log --show-signature), fsmonitor (status) and the pager. Keys are matched in
+ * git's canonical lower case.
  */
 const RUNS_PROGRAMS =
   '^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|diff\\.external|' +
   'gpg\\..*program|core\\.fsmonitor|core\\.pager|pager\\..*)$';
+/** Config scopes a repository controls (include.path inside them reports as these too). */
+const REPOSITORY_SCOPES: ReadonlySet<string> = new Set(['local', 'worktree']);
 const programs = new StampedCache<string | undefined>();
 
-/** The keys (`filter.x.smudge`) of program-running settings in the repository config, if any. */
-function configuredPrograms(dir: string, commonDir: string): Promise<string | undefined> {
-  let stamp = '-';
-  try {
-    const stat = lstatSync(path.join(commonDir, 'config'));
-    stamp = `${stat.mtimeMs}:${stat.size}`;
-  } catch {
-    // no config file: git reads nothing either
+/** `git config --show-scope -z --get-regexp` output: scope NUL key LF value NUL, repeated. */
+export function repositorySettings(output: string): { key: string; value: string }[] {
+  const fields = output.split('\0');
+  const found: { key: string; value: string }[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const entry = fields[i + 1] ?? '';
+    const cut = entry.indexOf('\n');
+    const key = cut < 0 ? entry : entry.slice(0, cut);
+    const value = cut < 0 ? '' : entry.slice(cut + 1);
+    if (REPOSITORY_SCOPES.has(fields[i] ?? '') && key) found.push({ key, value });
   }
-  return programs.get(commonDir, stamp, () => {
+  return found;
+}
+
+function configStamp(gitDir: string, commonDir: string): string {
+  return [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')]
+    .map((file) => {
+      try {
+        const stat = lstatSync(file);
+        return `${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+}
+
+/** The keys (`filter.x.smudge`) of program-running settings the repository sets, if any. */
+function configuredPrograms(
+  dir: string,
+  repo: { gitDir: string; commonDir: string },
+): Promise<string | undefined> {
+  return programs.get(`${dir}\0${repo.gitDir}`, configStamp(repo.gitDir, repo.commonDir), () => {
     const made = new Promise<string | undefined>((resolve) => {
       execFile(
         'git',
-        ['config', '--local', '--includes', '--get-regexp', RUNS_PROGRAMS],
+        ['config', '--show-scope', '-z', '--get-regexp', RUNS_PROGRAMS],
         { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8' },
         (error, stdout) => {
           // Exit code 1 means nothing matched; anything else is unknown, so it asks.
           const code = error ? (error as { code?: unknown }).code : 0;
-          if (code === 1) resolve(undefined);
-          else if (error) {
-            programs.forget(commonDir, made); // not remembered: the next command tries again
+          if (error && code !== 1) {
+            programs.forget(`${dir}\0${repo.gitDir}`, made); // the next command tries again
             resolve(`could not read the repository config: ${error.message}`);
-          } else {
-            const keys = stdout
-              .split('\n')
-              // `core.fsmonitor true` is git's own daemon, not a program.
-              .filter((line) => !/^core\.fsmonitor (?:true|false)$/i.test(line))
-              .map((line) => line.split(' ')[0] ?? '');
-            resolve(keys.filter((name) => name !== '').join(', ') || undefined);
+            return;
           }
+          const keys = repositorySettings(stdout)
+            // `core.fsmonitor true` is git's own daemon, not a program (and it is switched off).
+            .filter(
+              ({ key, value }) => !(key === 'core.fsmonitor' && /^(?:true|false)$/i.test(value)),
+            )
+            .map(({ key }) => key);
+          resolve([...new Set(keys)].join(', ') || undefined);
         },
       );
     });
@@ -184,8 +210,89 @@ export async function gitScopeReason(
     }
     const away = [repo.top, repo.gitDir, repo.commonDir].find((file) => !inside(root, file));
     if (away) return `git would use a repository outside the project: ${away}`;
-    const programs = await configuredPrograms(dir, repo.commonDir);
+    const programs = await configuredPrograms(dir, repo);
     if (programs) return `the repository's config runs programs (${programs})`;
+  }
+  return nestedRepositoryReason(folder);
+}
+
+/** Paths (relative to `dir`) of the gitlinks in the index of the repository at `dir`. */
+const gitlinks = new StampedCache<string[] | string>();
+
+function indexStamp(gitDir: string): string {
+  try {
+    const stat = lstatSync(path.join(gitDir, 'index'));
+    return `${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return '-';
+  }
+}
+
+function submodulePaths(dir: string, gitDir: string): Promise<string[] | string> {
+  return gitlinks.get(`${dir}\0${gitDir}`, indexStamp(gitDir), () => {
+    const made = new Promise<string[] | string>((resolve) => {
+      execFile(
+        'git',
+        ['ls-files', '-z', '--stage'],
+        { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8', maxBuffer: 256 << 20 },
+        (error, stdout) => {
+          if (error) {
+            gitlinks.forget(`${dir}\0${gitDir}`, made);
+            resolve(`could not list the submodules of ${dir}: ${error.message}`);
+            return;
+          }
+          // "MODE SHA STAGE\tPATH", NUL-separated; 160000 is a gitlink (a submodule).
+          resolve(
+            stdout
+              .split('\0')
+              .filter((entry) => entry.startsWith('160000 '))
+              .map((entry) => entry.slice(entry.indexOf('\t') + 1)),
+          );
+        },
+      );
+    });
+    return made;
+  });
+}
+
+/** Submodules are entered by git's read commands (status, diff --submodule): at most this deep. */
+const MAX_SUBMODULE_DEPTH = 16;
+
+/**
+ * Submodules at any depth (git enters them from the top: status looks into them, diff
+ * --submodule=diff runs their diff drivers) whose config runs programs make git read commands
+ * ask. A repository the index does not link is not entered by git from the top; git run inside
+ * it (`git -C`, `cd`) is judged by its own folder above.
+ */
+async function nestedRepositoryReason(folder: string): Promise<string | undefined> {
+  const root = real(folder);
+  const queue: { dir: string; depth: number }[] = [{ dir: folder, depth: 0 }];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const { dir, depth } = queue.shift() as { dir: string; depth: number };
+    const repo = await gitRepository(dir);
+    const shown = path.relative(folder, dir) || '.';
+    if (repo.kind === 'none') continue;
+    if (repo.kind === 'unknown')
+      return `could not read the nested repository ${shown}: ${repo.why}`;
+    if (seen.has(repo.gitDir)) continue;
+    seen.add(repo.gitDir);
+    if (dir !== folder) {
+      if (!inside(root, repo.gitDir))
+        return `git would use a repository outside the project: ${repo.gitDir}`;
+      const programs = await configuredPrograms(dir, repo);
+      if (programs) return `a nested repository's config runs programs (${shown}: ${programs})`;
+    }
+    const links = await submodulePaths(dir, repo.gitDir);
+    if (typeof links === 'string') return links;
+    if (links.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
+      return `submodules nest deeper than ${MAX_SUBMODULE_DEPTH} levels`;
+    }
+    for (const link of links) {
+      const sub = path.join(dir, link);
+      // Only a checked-out submodule has a repository git could enter.
+      if (existsSync(path.join(sub, '.git'))) queue.push({ dir: sub, depth: depth + 1 });
+    }
   }
   return undefined;
 }

@@ -52,8 +52,15 @@ export interface PtyRunResult {
 
 export const DEFAULT_QUIET_MS = 10_000;
 
-function shellPath(): string {
-  return existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+/**
+ * The shell's argv for one command line. bash gets --norc and --noprofile: a bash started with a
+ * socket as stdin (as Node's pipes are) takes itself to be run by sshd and sources ~/.bashrc, and
+ * no start-up file of the person's should run inside a command Tandem judged.
+ */
+export function shellArgv(command: string): string[] {
+  return existsSync('/bin/bash')
+    ? ['/bin/bash', '--norc', '--noprofile', '-c', command]
+    : ['/bin/sh', '-c', command];
 }
 
 function signalName(signal: number | undefined): string | null {
@@ -64,11 +71,7 @@ function signalName(signal: number | undefined): string | null {
 
 export function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
   const started = Date.now();
-  const argv = (options.wrap ?? ((a: readonly string[]) => a))([
-    shellPath(),
-    '-c',
-    options.command,
-  ]);
+  const argv = (options.wrap ?? ((a: readonly string[]) => a))(shellArgv(options.command));
   const [file, ...args] = argv;
   if (!file) return Promise.reject(new Error('Nothing to run.'));
   const capture = new OutputCapture({ budgetBytes: options.budgetBytes });

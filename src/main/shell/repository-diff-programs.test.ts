@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandEnv } from './command-env';
-import { repositoryDiffPrograms, repositoryKeys } from './repository-diff-programs';
+import { repositorySettings } from './git-toplevel';
+import { repositoryDiffPrograms } from './repository-diff-programs';
 
 let root: string;
 let globalConfig: string;
@@ -48,12 +49,15 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe('repositoryKeys', () => {
-  it('keeps keys from the scopes a repository controls', () => {
+describe('repositorySettings', () => {
+  it('keeps settings from the scopes a repository controls', () => {
     const output =
       'global\0diff.external\ndifft\0local\0diff.external\n/x\0worktree\0diff.My Tool.command\nevil\0command\0diff.x.command\ny\0';
-    expect(repositoryKeys(output)).toEqual(['diff.external', 'diff.My Tool.command']);
-    expect(repositoryKeys('')).toEqual([]);
+    expect(repositorySettings(output)).toEqual([
+      { key: 'diff.external', value: '/x' },
+      { key: 'diff.My Tool.command', value: 'evil' },
+    ]);
+    expect(repositorySettings('')).toEqual([]);
   });
 });
 

@@ -5,24 +5,10 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { commandEnv } from './command-env';
+import { repositorySettings } from './git-toplevel';
 import { findGitEntries } from './sandbox-launcher';
 
 const DIFF_PROGRAM_KEYS = '^diff\\.(external|.+\\.command)$';
-/** Config scopes a repository controls (include.path inside them reports as these too). */
-const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
-
-/** `git config --show-scope -z --get-regexp` output: scope NUL key LF value NUL, repeated. */
-export function repositoryKeys(output: string): string[] {
-  const fields = output.split('\0');
-  const keys: string[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const scope = fields[i] ?? '';
-    const key = (fields[i + 1] ?? '').split('\n')[0] ?? '';
-    if (REPOSITORY_SCOPES.has(scope) && key) keys.push(key);
-  }
-  return keys;
-}
-
 function keysIn(dir: string, env: Record<string, string>): Promise<string[]> {
   return new Promise((resolve) => {
     execFile(
@@ -30,14 +16,14 @@ function keysIn(dir: string, env: Record<string, string>): Promise<string[]> {
       ['config', '--show-scope', '-z', '--get-regexp', DIFF_PROGRAM_KEYS],
       { cwd: dir, env, timeout: 5_000 },
       // Exit 1 (none set) or 128 (no repository) leave stdout empty: nothing to refuse.
-      (_error, stdout) => resolve(repositoryKeys(stdout)),
+      (_error, stdout) => resolve(repositorySettings(stdout).map(({ key }) => key)),
     );
   });
 }
 
 /**
- * Diff-program keys set by the repository the folder is in and by those up to two levels below
- * it (the same ones the sandbox protects). No git installed means no keys.
+ * Diff-program keys set by the repository the folder is in and by those below it (the same ones
+ * the sandbox protects). No git installed means no keys.
  */
 export async function repositoryDiffPrograms(
   folder: string,
@@ -46,7 +32,7 @@ export async function repositoryDiffPrograms(
   const env = commandEnv(base);
   const dirs = new Set([
     folder,
-    ...findGitEntries(folder).map((entry) => path.dirname(entry.path)),
+    ...findGitEntries(folder).entries.map((entry) => path.dirname(entry.path)),
   ]);
   const found = await Promise.all([...dirs].map((dir) => keysIn(dir, env)));
   return [...new Set(found.flat())];

@@ -95,7 +95,9 @@ function listOnly(what: string) {
  * Options git's revision and diff machinery accepts in every subcommand that walks history or
  * shows objects: --output writes a file, --ext-diff and --textconv run configured programs.
  */
-const GIT_READ_OUTPUT = { unsafeLong: ['output', 'ext-diff', 'textconv'] } as const;
+const GIT_READ_OUTPUT = {
+  unsafeLong: ['output', 'ext-diff', 'textconv', 'submodule', 'recurse-submodules'],
+} as const;
 
 /** Scopes and sources past the repository's own config (tokens live in ~/.gitconfig too). */
 const CONFIG_ELSEWHERE = ['global', 'system', 'file', 'blob', 'worktree', 'includes'];
@@ -145,13 +147,13 @@ const GIT: CommandSpec = {
     describe: { about: 'name a commit' },
     'rev-parse': { about: 'resolve names' },
     'rev-list': { about: 'list commits', ...GIT_READ_OUTPUT },
-    'ls-files': { about: 'list tracked files' },
+    'ls-files': { about: 'list tracked files', unsafeLong: ['recurse-submodules'] },
     'ls-tree': { about: 'list a tree' },
     'cat-file': { about: 'show an object', unsafeLong: ['textconv', 'filters'] },
     grep: {
       about: 'search tracked files',
       unsafeShort: 'O',
-      unsafeLong: ['open-files-in-pager', 'ext-grep', 'textconv'],
+      unsafeLong: ['open-files-in-pager', 'ext-grep', 'textconv', 'recurse-submodules'],
     },
     branch: {
       about: 'list branches (creating, deleting, renaming asks)',
@@ -197,17 +199,13 @@ const GIT: CommandSpec = {
   },
 };
 
-const GREP: CommandSpec = {
-  about: 'search text (-R follows symlinks)',
-  unsafeShort: 'R',
-  unsafeLong: ['dereference-recursive'],
-};
-
 /** `-c LIST` reads file names from LIST, which the path check cannot see. */
 const CHECKSUM: CommandSpec = { about: 'checksum', unsafeShort: 'c', unsafeLong: ['check'] };
 
 function checkJq(args: readonly string[]): string | undefined {
-  if (args.some((arg) => /\benv\b|\$ENV/.test(arg))) {
+  // jq lets space and comments stand between `$` and a name (`$ ENV`, `$#c⏎ENV`): any word ENV
+  // or env anywhere in any argument asks, whatever precedes it.
+  if (args.some((arg) => /\b(?:env|ENV)\b/.test(arg))) {
     return 'a jq program that reads the environment';
   }
   // Module and data imports are found along a search path the path check cannot see.
@@ -255,13 +253,16 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   head: { about: 'first lines' },
   tail: { about: 'last lines' },
   wc: { about: 'count lines, words, bytes', unsafeLong: ['files0-from'] },
-  grep: GREP,
-  egrep: GREP,
-  fgrep: GREP,
+  // Not egrep and fgrep: they are scripts that start grep (use grep -E and grep -F).
+  grep: {
+    about: 'search text (-R follows symlinks)',
+    unsafeShort: 'R',
+    unsafeLong: ['dereference-recursive'],
+  },
   rg: {
-    about: 'ripgrep (--pre and --hostname-bin run a program, -L follows symlinks)',
-    unsafeShort: 'L',
-    unsafeLong: ['pre', 'pre-glob', 'hostname-bin', 'follow'],
+    about: 'ripgrep (--pre, --hostname-bin and -z run programs, -L follows symlinks)',
+    unsafeShort: 'Lz',
+    unsafeLong: ['pre', 'pre-glob', 'hostname-bin', 'follow', 'search-zip'],
   },
   find: {
     about: 'find files (-exec, -delete, -fprint and -ok ask)',
@@ -364,7 +365,11 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   sha256sum: CHECKSUM,
   sha512sum: CHECKSUM,
   cksum: CHECKSUM,
-  base64: { about: 'encode or decode to the output' },
+  base64: {
+    about: 'encode or decode to the output (-o / --output write a file on some systems)',
+    unsafeShort: 'o',
+    unsafeLong: ['output'],
+  },
   od: { about: 'dump bytes' },
   hexdump: { about: 'dump bytes' },
   xxd: {

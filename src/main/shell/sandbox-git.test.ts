@@ -35,7 +35,9 @@ describe('findGitEntries', () => {
       await mkdir(path.join(root, 'a', 'b2'));
       await writeFile(path.join(root, 'a', 'b2', '.git'), 'gitdir: ../../.git/modules/b2\n');
       await symlink(path.join(root, 'a'), path.join(root, 'link'));
-      const found = findGitEntries(root)
+      const scan = findGitEntries(root);
+      expect(scan.complete).toBe(true);
+      const found = scan.entries
         .map((entry) => `${path.relative(root, entry.path)}:${entry.kind}`)
         .sort();
       expect(found).toEqual([
@@ -45,6 +47,7 @@ describe('findGitEntries', () => {
         'a/b2/.git:file',
         'x/.git:folder',
       ]);
+      expect(findGitEntries(root, 2, 1).complete).toBe(false);
     } finally {
       await rm(root, { recursive: true, force: true });
     }

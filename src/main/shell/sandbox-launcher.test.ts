@@ -45,7 +45,7 @@ describe('bwrapArgv', () => {
   it('builds the mounts in an order where later binds win', () => {
     const argv = bwrapArgv(
       { folder: '/tmp/p', home: '/home/me', allowNetwork: false, access: GIT },
-      ['/bin/bash', '-c', 'ls'],
+      ['/bin/bash', '--norc', '--noprofile', '-c', 'ls'],
       [],
     );
     const joined = argv.join(' ');
@@ -58,7 +58,16 @@ describe('bwrapArgv', () => {
     expect(argv.join(' ')).toContain('--cap-drop ALL --unshare-uts --unshare-ipc');
     expect(argv).toContain('--unshare-user-try');
     expect(argv).not.toContain('--new-session');
-    expect(argv.slice(-5)).toEqual(['/tmp/p', '--', '/bin/bash', '-c', 'ls']);
+    expect(argv.slice(-8)).toEqual([
+      '--chdir',
+      '/tmp/p',
+      '--',
+      '/bin/bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+      'ls',
+    ]);
     expect(
       bwrapArgv({ folder: '/tmp/p', home: '/home/me', allowNetwork: true, access: GIT }, ['x'], []),
     ).not.toContain('--unshare-net');
@@ -85,7 +94,8 @@ describe('bwrapArgv', () => {
     { path: '/p/sub/.git', kind: 'file' },
   ] as const;
   it.each([
-    [READ_ONLY, '--ro-bind /p /p --unshare-net'],
+    // A command no one approved also gets an empty /run: no host sockets.
+    [READ_ONLY, '--tmpfs /run --ro-bind /p /p --unshare-net'],
     [
       NO_GIT,
       '--bind /p /p --ro-bind /p/.git /p/.git --ro-bind /p/sub/.git /p/sub/.git --unshare-net',
@@ -107,6 +117,15 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(await readFile(path.join(folder, 'made.txt'), 'utf8')).toBe('inside\n');
     await expect(readFile(path.join(outside, 'escape.txt'))).rejects.toThrow();
     expect(result.text).toMatch(/escape\.txt: Read-only file system/);
+  });
+
+  it('gives a read-only command an empty /run, and an approved one the host /run', async () => {
+    const host = readdirSync('/run');
+    expect(host.length).toBeGreaterThan(0);
+    const readOnly = await sandboxed('ls -A /run | wc -l', false, {}, READ_ONLY);
+    expect(readOnly.text.trim()).toBe('0');
+    const approved = await sandboxed('ls -A /run | wc -l');
+    expect(Number(approved.text.trim())).toBeGreaterThan(0);
   });
 
   it('has a private /tmp', async () => {

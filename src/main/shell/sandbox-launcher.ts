@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** What the command may do to the project folder; see `accessForCommand`. */
+/** What the command may do to the project folder; see `planCommandRun`. */
 export type ProjectAccess =
   | { readonly kind: 'read-only' }
   | { readonly kind: 'read-write'; readonly git: 'read-only' | 'protected' };
@@ -80,6 +80,12 @@ export interface GitEntry {
   readonly kind: 'folder' | 'file';
 }
 
+export interface GitScan {
+  readonly entries: readonly GitEntry[];
+  /** False when the scan stopped at `limit` folders: there may be more. */
+  readonly complete: boolean;
+}
+
 function entryKind(p: string): GitEntry['kind'] | undefined {
   try {
     const stat = lstatSync(p);
@@ -91,18 +97,27 @@ function entryKind(p: string): GitEntry['kind'] | undefined {
   return undefined;
 }
 
-/** `.git` folders and files in the project folder and up to two levels below it (no symlinks). */
-export function findGitEntries(folder: string): GitEntry[] {
+/**
+ * `.git` folders and files in the project folder and up to `depth` levels below it (no symlinks
+ * followed). The sandbox binds these; repositories git itself enters (submodules, at any depth)
+ * are found through git's index instead (git-toplevel.ts).
+ */
+export function findGitEntries(
+  folder: string,
+  depth = NESTED_GIT_DEPTH,
+  limit = MAX_SCANNED_FOLDERS,
+): GitScan {
   const found: GitEntry[] = [];
   let level = [folder];
   let scanned = 0;
-  for (let depth = 0; depth <= NESTED_GIT_DEPTH && level.length > 0; depth++) {
+  for (let at = 0; at <= depth && level.length > 0; at++) {
     const next: string[] = [];
     for (const dir of level) {
       const gitPath = path.join(dir, '.git');
       const kind = entryKind(gitPath);
       if (kind) found.push({ path: gitPath, kind });
-      if (depth === NESTED_GIT_DEPTH || scanned >= MAX_SCANNED_FOLDERS) continue;
+      if (at === depth) continue;
+      if (scanned >= limit) return { entries: found, complete: false };
       scanned++;
       try {
         for (const entry of readdirSync(dir, { withFileTypes: true }))
@@ -113,7 +128,7 @@ export function findGitEntries(folder: string): GitEntry[] {
     }
     level = next;
   }
-  return found;
+  return { entries: found, complete: true };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
@@ -154,9 +169,11 @@ function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[
 export function bwrapArgv(
   plan: SandboxPlan,
   command: readonly string[],
-  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
+  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder).entries,
 ): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
+  // A command no one approved reaches no host socket (the session bus, a docker or ssh agent).
+  if (plan.access.kind === 'read-only') argv.push(...hostSocketMounts(plan.folder));
   // Hide the home folder (unless it is the system root or the project itself).
   if (
     plan.home &&
@@ -178,6 +195,23 @@ export function bwrapArgv(
   return argv;
 }
 
+/** Folders of host sockets, emptied for read-only commands (not when the project is inside one). */
+export const SOCKET_FOLDERS: readonly string[] = ['/run', '/var/run'];
+
+function hostSocketMounts(folder: string): string[] {
+  const mounts: string[] = [];
+  for (const dir of SOCKET_FOLDERS) {
+    let real: boolean;
+    try {
+      real = lstatSync(dir).isDirectory(); // /var/run is usually a link to /run: covered by it
+    } catch {
+      real = false;
+    }
+    if (real && !isInside(dir, folder)) mounts.push('--tmpfs', dir);
+  }
+  return mounts;
+}
+
 function quoteSbpl(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
@@ -188,7 +222,7 @@ function quoteSbpl(value: string): string {
  */
 export function sandboxExecProfile(
   plan: SandboxPlan & { readonly tmpDir: string },
-  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder),
+  gitEntries: readonly GitEntry[] = findGitEntries(plan.folder).entries,
 ): string {
   const lines = [
     '(version 1)',
@@ -223,11 +257,18 @@ export function sandboxExecProfile(
       `(allow file-read* (subpath ${quoteSbpl(plan.folder)}) (literal ${quoteSbpl(plan.home)}))`,
     );
   }
+  if (plan.access.kind === 'read-only') {
+    lines.push(
+      ';; A command no one approved reaches no host socket.',
+      '(deny network-outbound (remote unix-socket))',
+      '(deny file-read* (subpath "/private/var/run") (subpath "/var/run"))',
+    );
+  }
   if (!plan.allowNetwork)
     lines.push(
       ';; Network is off unless the person allowed it.',
       '(deny network*)',
-      '(allow network* (local unix))',
+      ...(plan.access.kind === 'read-only' ? [] : ['(allow network* (local unix))']),
     );
   return `${lines.join('\n')}\n`;
 }

@@ -28,7 +28,7 @@ describe('probeSandbox', () => {
   it('adds the project access and network setting to the per-call line only when sandboxed', () => {
     const on = { kind: 'bwrap', available: true, description: 'bubblewrap: x' } as const;
     expect(sandboxForCall(on, false, { kind: 'read-only' }).description).toBe(
-      'bubblewrap: x, project read-only (read-only command), network off',
+      'bubblewrap: x, project read-only, clean environment (read-only command), network off',
     );
     expect(sandboxForCall(on, true, { kind: 'read-write', git: 'protected' }).description).toBe(
       'bubblewrap: x, project read-write, git hooks and settings read-only, network allowed',

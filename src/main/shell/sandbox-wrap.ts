@@ -74,7 +74,7 @@ export async function prepareSandbox(
   switch (state.kind) {
     case 'bwrap': {
       if (!state.available) break;
-      const entries: readonly GitEntry[] = findGitEntries(plan.folder);
+      const entries: readonly GitEntry[] = findGitEntries(plan.folder).entries;
       const writableGit =
         plan.access.kind === 'read-write' && plan.access.git === 'protected'
           ? entries.filter((entry) => entry.kind === 'folder').map((entry) => entry.path)

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from '../../shared/ipc-schemas';
 import {
+  providerTimeoutsSchema,
+  type ProviderTimeoutSettings,
+} from '../../shared/provider-timeouts';
+import {
   DEFAULT_PRESET_ID,
   PROVIDER_PRESET_IDS,
   presetById,
@@ -13,7 +17,9 @@ import {
 } from '../../shared/provider-presets';
 import { writePrivateFileAtomic } from './private-files';
 
-const SETTINGS_VERSION = 1;
+/** 2 added `timeouts`; a version 1 file reads as is (its timeouts are the defaults). */
+const SETTINGS_VERSION = 2;
+const READABLE_VERSIONS = [1, 2] as const;
 export const SETTINGS_FILE = 'settings.json';
 
 export interface ProviderSettings {
@@ -25,6 +31,8 @@ export interface ProviderSettings {
    * so changing the base URL (by the person, or by a compromised window) cannot redirect it.
    */
   readonly keyOrigin?: string;
+  /** How long to wait for the provider; absent means the defaults. */
+  readonly timeouts?: ProviderTimeoutSettings;
 }
 
 export interface SettingsStore {
@@ -45,11 +53,15 @@ const providerSchema = z
     model: z.string().max(300),
     presetId: z.enum(PROVIDER_PRESET_IDS),
     keyOrigin: z.string().max(2000).optional(),
+    timeouts: providerTimeoutsSchema.optional(),
   })
   .strict();
 
 const settingsFileSchema = z
-  .object({ version: z.literal(SETTINGS_VERSION), provider: providerSchema })
+  .object({
+    version: z.union(READABLE_VERSIONS.map((v) => z.literal(v))),
+    provider: providerSchema,
+  })
   .strict();
 
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
@@ -73,8 +85,12 @@ export function parseSettings(raw: unknown, source: string): ProviderSettings {
       `${source} is not a valid settings file${where}: ${issue?.message ?? 'unknown problem'}. ${NOT_RESET}`,
     );
   }
-  const { keyOrigin, ...provider } = parsed.data.provider;
-  return keyOrigin === undefined ? provider : { ...provider, keyOrigin };
+  const { keyOrigin, timeouts, ...provider } = parsed.data.provider;
+  return {
+    ...provider,
+    ...(keyOrigin !== undefined ? { keyOrigin } : {}),
+    ...(timeouts !== undefined ? { timeouts } : {}),
+  };
 }
 
 /** The origin a key entered for this base URL belongs to. */
@@ -91,6 +107,7 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
       model: settings.model,
       presetId: settings.presetId,
       ...(settings.keyOrigin !== undefined ? { keyOrigin: settings.keyOrigin } : {}),
+      ...(settings.timeouts !== undefined ? { timeouts: settings.timeouts } : {}),
     },
   });
   if (!parsed.success) {

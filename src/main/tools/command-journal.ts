@@ -4,7 +4,7 @@
 // draws) and as a note for the model rendered from that data, and `revert(callId)` can undo it.
 import { renderChangeNote, type ChangeReport } from '../../shared/change-report';
 import type { SnapshotResult } from '../workspace/change-tracker';
-import type { AnyTool, ToolReturn } from './tool';
+import type { AnyTool, ToolContext, ToolReturn } from './tool';
 
 /** The part of the change tracker this wrapper needs (the real one is ChangeTracker). */
 export interface CommandSnapshots {
@@ -14,8 +14,8 @@ export interface CommandSnapshots {
 
 export interface CommandJournalOptions {
   readonly snapshots: CommandSnapshots;
-  /** True when the command cannot write (the classifier's verdict): no snapshot is needed. */
-  readonly isReadOnly: (command: string, folder: string) => Promise<boolean>;
+  /** True when the command runs with the project read-only: no snapshot is needed. */
+  readonly isReadOnly: (command: string, ctx: ToolContext) => Promise<boolean>;
 }
 
 /** Wraps an exec tool whose arguments carry `command`, adding before/after snapshots. */
@@ -24,7 +24,7 @@ export function withCommandJournal(tool: AnyTool, options: CommandJournalOptions
     ...tool,
     async execute(args, ctx): Promise<ToolReturn> {
       const command = commandOf(args);
-      const journaled = command !== undefined && !(await options.isReadOnly(command, ctx.folder));
+      const journaled = command !== undefined && !(await options.isReadOnly(command, ctx));
       const before = journaled ? await options.snapshots.snapshotBefore(ctx.callId) : undefined;
       let changes: ChangeReport | undefined;
       let result: string | ToolReturn;
@@ -37,8 +37,14 @@ export function withCommandJournal(tool: AnyTool, options: CommandJournalOptions
       if (before && !before.ok) changes = { kind: 'not-tracked', reason: before.reason };
       const text = typeof result === 'string' ? result : result.output;
       const isError = typeof result === 'string' ? false : result.isError === true;
-      if (!changes) return { output: text, isError };
-      return { output: `${text}\n\n${renderChangeNote(changes)}`, isError, changes };
+      // The command's own word on outside content (it ran with the network on) is kept.
+      const outside = typeof result === 'string' ? undefined : result.outsideContent;
+      return {
+        output: changes ? `${text}\n\n${renderChangeNote(changes)}` : text,
+        isError,
+        ...(changes ? { changes } : {}),
+        ...(outside !== undefined ? { outsideContent: outside } : {}),
+      };
     },
   };
 }

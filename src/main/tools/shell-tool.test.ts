@@ -10,6 +10,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
 import { probeSandbox } from '../shell/sandbox-probe';
 import { ShellSessions } from '../shell/shell-sessions';
+import { commandWithNetworkTaint } from './outside-content';
 import { createShellTool } from './shell-tool';
 import type { ToolContext, ToolReturn } from './tool';
 
@@ -140,15 +141,33 @@ describe('shell tool', () => {
       );
       expect(allowed.output).toContain('reached-host');
       expect(allowed.output).toContain('network allowed');
+      // What it printed may come from anywhere: the session is to count as tainted.
+      expect(cut.outsideContent).toBeUndefined();
+      expect(allowed.outsideContent).toBe(commandWithNetworkTaint(command));
+      expect(allowed.outsideContent).toMatch(
+        /^after running `node -e "fetch\(.*…` with network on$/,
+      );
     },
   );
+
+  it('gives a read-only command no network even where the project allows it, so it taints nothing', async () => {
+    await writeFile(path.join(folder, 'plain.txt'), 'plain\n');
+    const result = await execute(
+      tool,
+      { command: 'cat plain.txt' },
+      context({ services: { allowShellNetwork: true } }),
+    );
+    expect(result.output).toContain('plain');
+    expect(result.output).toContain('network off');
+    expect(result.outsideContent).toBeUndefined();
+  });
 
   it.runIf(sandbox.kind === 'bwrap')(
     'runs a read-only command with the project read-only, and others with it writable',
     async () => {
       const safe = await execute(tool, { command: 'test -w .' }, context());
       expect(safe.output).toContain('exit code 1');
-      expect(safe.output).toContain('project read-only (read-only command)');
+      expect(safe.output).toContain('project read-only, clean environment (read-only command)');
       const approved = await execute(tool, { command: 'test -w . && touch rw-probe' }, context());
       expect(approved.output).toContain('exit code 0');
       expect(approved.output).toContain('project read-write');
@@ -253,7 +272,7 @@ describe('shell tool', () => {
     expect(approved.output).not.toContain('/dev/null');
   });
 
-  it('passes git settings after the ones the person already has', async () => {
+  it("passes git settings after the person's own for an approved command, and none of theirs to a read-only one", async () => {
     const shell = createShellTool({
       probe: async () => none,
       env: {
@@ -261,14 +280,40 @@ describe('shell tool', () => {
         GIT_CONFIG_COUNT: '1',
         GIT_CONFIG_KEY_0: 'user.name',
         GIT_CONFIG_VALUE_0: 'Person Name',
+        BASH_ENV: '/nonexistent-bash-env',
+        SECRET_TOKEN: 'do-not-leak',
       },
     });
+    const command = 'git config --get user.name; git config --get safe.bareRepository';
+    const approved = await execute(shell, { command }, context({ permit: { basis: 'person' } }));
+    expect(approved.output).toContain('Person Name\nexplicit');
+    // Run without asking: the clean environment keeps nothing the person's shell exported.
+    const readOnly = await execute(shell, { command }, context());
+    expect(readOnly.output).not.toContain('Person Name');
+    expect(readOnly.output).toContain('explicit');
+    expect(readOnly.output).not.toContain('nonexistent-bash-env');
+  });
+
+  it('runs a read-only command from its judged words, never from its text', async () => {
+    await writeFile(path.join(folder, 'judged.txt'), 'judged\n');
+    const shell = createShellTool({ probe: async () => none });
+    // The gate's verdict says what runs: a text that differs from its command is classified anew.
+    const verdict = await classifyCommand('cat judged.txt', folder);
+    expect(verdict.canonical).toBe("'cat' 'judged.txt'");
     const result = await execute(
       shell,
-      { command: 'git config --get user.name; git config --get safe.bareRepository' },
-      context(),
+      { command: 'cat judged.txt' },
+      context({ permit: { basis: 'read-only', command: verdict } }),
     );
-    expect(result.output).toContain('Person Name\nexplicit');
+    expect(result.output).toContain('judged');
+    // Allowed as read-only, but the verdict for this text is not read-only: it does not run.
+    await expect(
+      shell.execute(
+        { command: 'touch made-by-mismatch' } as never,
+        context({ permit: { basis: 'read-only', command: verdict } }),
+      ),
+    ).rejects.toThrow('not judged read-only now');
+    expect(existsSync(path.join(folder, 'made-by-mismatch'))).toBe(false);
   });
 
   it('says plainly when there is no sandbox', async () => {

@@ -5,17 +5,18 @@ import os from 'node:os';
 import { Type } from '@sinclair/typebox';
 import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
-import { GIT_AS_CONFIGURED } from '../shell/command-env';
+import { cleanEnvironment, GIT_AS_CONFIGURED } from '../shell/command-env';
 import type { GitMode } from '../shell/command-env';
 import { runInPty } from '../shell/pty-session';
 import type { PtyRunResult } from '../shell/pty-session';
-import { accessForCommand, sandboxPlanForCommand } from '../shell/sandbox-access';
+import { defaultBasis, planCommandRun } from '../shell/sandbox-access';
 import { probeSandbox, sandboxForCall } from '../shell/sandbox-probe';
 import { prepareSandbox } from '../shell/sandbox-wrap';
 import { repositoryDiffPrograms } from '../shell/repository-diff-programs';
 import { shellSessions } from '../shell/shell-sessions';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { defineTool } from './tool';
+import { commandWithNetworkTaint } from './outside-content';
+import { defineTool, ToolError } from './tool';
 import type { AnyTool } from './tool';
 
 export interface ShellToolOptions {
@@ -102,19 +103,21 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
     timeoutMs: (maxTimeout + 30) * 1000,
     target: (args) => ({ kind: 'command', command: args.command }),
     async preview(args, ctx) {
-      const [classification, state] = await Promise.all([
+      const [verdict, state] = await Promise.all([
         classifyCommand(args.command, ctx.folder),
         probe(),
       ]);
+      // A card is shown only for what the person will approve: that runs as its text.
+      const planned = planCommandRun('person', verdict);
       return {
         kind: 'command',
         command: args.command,
         cwd: ctx.folder,
-        parts: classification.parts,
+        parts: verdict.parts,
         sandbox: sandboxForCall(
           state,
-          ctx.services.allowShellNetwork === true,
-          accessForCommand(classification),
+          planned.ok && planned.network && ctx.services.allowShellNetwork === true,
+          planned.ok ? planned.access : { kind: 'read-only' },
         ),
       };
     },
@@ -123,33 +126,38 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         Math.max(1, args.timeout_seconds ?? defaultTimeout),
         maxTimeout,
       );
-      const allowNetwork = ctx.services.allowShellNetwork === true;
-      // Classified again here, from exactly this command: what the sandbox lets it write must not
-      // rest on anything earlier or on anything the model says.
-      const [classification, state] = await Promise.all([
-        classifyCommand(args.command, ctx.folder),
+      // The verdict the gate decided on is the one this runs from; only without a gate is the
+      // command classified here (and then it runs read-only exactly when it is judged so).
+      const given = ctx.permit?.command;
+      const [verdict, state] = await Promise.all([
+        given?.command === args.command ? given : classifyCommand(args.command, ctx.folder),
         probe(),
       ]);
-      const plan = sandboxPlanForCommand(classification, {
+      const run = planCommandRun(ctx.permit?.basis ?? defaultBasis(verdict), verdict);
+      if (!run.ok) throw new ToolError(`The command was not run: ${run.reason}.`);
+      const plan = {
         folder: ctx.folder,
         home: options.home ?? os.homedir(),
-        allowNetwork,
-      });
+        allowNetwork: run.network && ctx.services.allowShellNetwork === true,
+        access: run.access,
+      };
       const env = { ...(options.env ?? process.env) };
       // No one approved a read-only command, so git runs nothing a repository's config names.
-      const git: GitMode = classification.safe
+      const git: GitMode = run.readOnly
         ? { kind: 'read-only', refusedKeys: await repositoryDiffPrograms(ctx.folder, env) }
         : GIT_AS_CONFIGURED;
       const sandbox = await prepareSandbox(state, plan);
       let result: PtyRunResult;
       try {
         result = await runInPty({
-          command: args.command,
+          command: run.text,
           folder: ctx.folder,
           timeoutMs: timeoutSeconds * 1000,
           signal: ctx.signal,
           onData: ctx.onOutput,
-          env: { ...env, ...sandbox.env },
+          env: run.readOnly
+            ? { ...cleanEnvironment(env, ctx.folder), ...sandbox.env }
+            : { ...env, ...sandbox.env },
           secretNames: options.secretNames,
           git,
           wrap: sandbox.wrap,
@@ -168,10 +176,13 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         output: formatShellResult(
           result,
           timeoutSeconds,
-          sandboxForCall(state, allowNetwork, plan.access),
+          sandboxForCall(state, plan.allowNetwork, run.access),
           notes,
         ),
         isError: result.ending !== 'exited' || result.exitCode !== 0,
+        // What a command with the network printed may come from anywhere (a page, a package's
+        // install script): it taints the session as a fetch does.
+        ...(plan.allowNetwork ? { outsideContent: commandWithNetworkTaint(args.command) } : {}),
       };
     },
   });

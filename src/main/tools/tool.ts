@@ -3,7 +3,9 @@
 // arrive as plain JSON Schema and go through the same registry and validation.
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ChangeReport } from '../../shared/change-report';
-import type { ToolEffect, ToolPreview } from '../../shared/tool-types';
+import type { CommandVerdict, RunBasis, ToolEffect, ToolPreview } from '../../shared/tool-types';
+
+export type { RunBasis };
 
 /** Records what a file looked like before a tool changed it, so the change can be undone. */
 export interface WriteJournal {
@@ -34,6 +36,16 @@ export interface ToolServices {
   readonly allowShellNetwork?: boolean;
 }
 
+/**
+ * How the gate let a call run. A tool narrows what it does by it: the shell runs a command allowed
+ * as read-only, or by a rule or grant, from the words that were judged, not from its text.
+ */
+export interface Permit {
+  readonly basis: RunBasis;
+  /** The verdict the decision rested on, for a command. */
+  readonly command?: CommandVerdict;
+}
+
 export interface ToolContext {
   /** Real path of the project folder. */
   readonly folder: string;
@@ -44,6 +56,8 @@ export interface ToolContext {
   /** Streams raw output as it arrives (becomes `tool-output` events). */
   readonly onOutput: (chunk: string) => void;
   readonly services: ToolServices;
+  /** How the gate let this call run; absent when a tool runs without a gate (tests, tools of tools). */
+  readonly permit?: Permit;
 }
 
 /** What `execute` may return: plain text, or text flagged as a failure the model should see. */
@@ -52,6 +66,12 @@ export interface ToolReturn {
   readonly isError?: boolean;
   /** What a command changed on disk, as data (the output carries the same as text). */
   readonly changes?: ChangeReport;
+  /**
+   * Set when the output may carry content from outside the machine (a command that ran with the
+   * network on): says where it came from, e.g. "after running `curl …` with network on". The
+   * session counts as tainted from then on, as after a fetch.
+   */
+  readonly outsideContent?: string;
 }
 
 export interface Tool<S extends TSchema = TSchema> {

@@ -1,6 +1,8 @@
 // Writes a file so that a reader (or a crash) sees either the old content or the new, never half:
 // a temp file in the same folder, then rename over the target. Renaming replaces the directory
 // entry, so a hard link elsewhere keeps the old content instead of being written through.
+// Only for Tandem's own data folder (journal blobs), which the agent cannot reach: it trusts the
+// path. Project files are written with writeFileVerified (verified-fs.ts).
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -10,8 +12,6 @@ export interface AtomicWriteOptions {
   readonly mode?: number;
   /** Create missing parent folders (default true). */
   readonly createParents?: boolean;
-  /** The temp file's path (in the same folder), when a journal announced it beforehand. */
-  readonly tempPath?: string;
 }
 
 export async function writeFileAtomic(
@@ -23,10 +23,7 @@ export async function writeFileAtomic(
   if (options.createParents !== false) await mkdir(dir, { recursive: true });
   const existing = await stat(path).catch(() => undefined);
   const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
-  const temp =
-    options.tempPath ??
-    join(dir, `.${basename(path)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
-  if (dirname(temp) !== dir) throw new Error(`the temp file must be beside ${path}`);
+  const temp = join(dir, `.${basename(path)}.tandem-${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode ?? 0o666);
   try {
     try {

@@ -11,7 +11,7 @@ import type { ChangeReport } from '../../shared/change-report';
 import { describeCommandFiles } from './command-changes';
 import type { FileJournal, RevertResult } from './file-journal';
 import { GitignoreRules } from './gitignore-rules';
-import type { CommandFile } from './journal-records';
+import type { CommandFile } from './journal-record';
 import { imageOfEntry, sameContent } from './tree-entry';
 import { TreeIndexFile } from './tree-index-file';
 import { OverCapError, TreeScan, type ScanOutcome } from './tree-scan';

@@ -2,20 +2,21 @@
 // the call id, so `revert(callId)` can put it back unless the file changed again since. It is a
 // write-ahead journal (issue 10 item 6): an intent is on disk before a change happens, and
 // `reconcile()` settles interrupted intents when the project is opened again. Content lives in the
-// object store shared with change tracking; the log is journal.jsonl in `dir`.
+// object store shared with change tracking; the log is journal.jsonl in `dir`. Every look at the
+// project, every write and every revert goes through verified-fs.ts (via file-image.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { WriteJournal } from '../tools/tool';
 import { ensurePrivateDir } from '../store/private-files';
-import { writeFileAtomic } from './atomic-write';
 import { captureImage, relativeName, type FileImage } from './file-image';
 import { JournalLog, loadJournalLog } from './journal-log';
-import type { CommandFile, JournalRecord } from './journal-records';
+import type { CommandFile, JournalRecord } from './journal-record';
 import { applyRecord, type CallRecord, type JournalState } from './journal-state';
 import { reconcileJournal, type Interrupted } from './journal-reconcile';
 import { revertCall, type RevertResult } from './journal-revert';
 import { ObjectStore } from './object-store';
+import { writeFileVerified } from './verified-fs';
 
 export type { RevertResult, RevertedFile } from './journal-revert';
 export type { CallRecord, PathRecord } from './journal-state';
@@ -34,7 +35,7 @@ export type RevertTurnResult =
 export interface FileJournalOptions {
   /** The journal's folder, e.g. `<project data>/journal`. */
   readonly dir: string;
-  /** Real path of the project folder: undo never writes outside it. */
+  /** The project folder (its real path is used): undo never writes outside it. */
   readonly folder: string;
   /** Shared with change tracking; default `<dir>/objects`. */
   readonly objects?: ObjectStore;
@@ -53,15 +54,15 @@ export class FileJournal implements WriteJournal {
   readonly objects: ObjectStore;
   readonly folder: string;
   private readonly state: JournalState = { calls: new Map(), seq: 0 };
-  /** Lines skipped when loading (not valid records). */
-  skippedLines = 0;
+  /** Lines skipped when loading (not valid records), one sentence each. */
+  loadProblems: readonly string[] = [];
   /** What `reconcile()` found, by call. */
   readonly interrupted = new Map<string, Interrupted[]>();
   private readonly log: JournalLog;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: FileJournalOptions) {
-    this.folder = options.folder;
+    this.folder = realpathSync(options.folder);
     if (!options.readOnly) ensurePrivateDir(options.dir);
     this.objects = options.objects ?? new ObjectStore(join(options.dir, 'objects'));
     this.log = new JournalLog(options.dir);
@@ -79,7 +80,7 @@ export class FileJournal implements WriteJournal {
   load(): void {
     if (!this.options.readOnly) this.objects.adoptLegacy(join(this.options.dir, 'blobs'));
     const loaded = loadJournalLog(this.options.dir);
-    this.skippedLines = loaded.skipped;
+    this.loadProblems = loaded.problems;
     for (const record of loaded.records) applyRecord(this.state, record);
   }
 
@@ -125,8 +126,10 @@ export class FileJournal implements WriteJournal {
   }
 
   /**
-   * Writes `content` to `absPath` through the journal: the before-image is stored and an intent
-   * naming the planned content and the temp file is on disk before the rename; completion after.
+   * Writes `content` to `absPath` (a real path inside the folder) through the journal: the
+   * before-image is stored and an intent naming the planned content and the temp file is on disk
+   * before the rename; completion after. The write is verified-fs's atomic write in the verified
+   * folder, so it refuses (UnverifiedPathError) instead of writing through a swapped folder.
    */
   write(absPath: string, callId: string, content: string | Uint8Array): Promise<void> {
     return this.serial(async () => {
@@ -158,7 +161,7 @@ export class FileJournal implements WriteJournal {
         true,
       );
       try {
-        await writeFileAtomic(absPath, bytes, { tempPath: temp });
+        await writeFileVerified(this.folder, absPath, bytes, { tempName: basename(temp) });
       } finally {
         const after = await this.look(absPath);
         this.append({ type: 'write-done', callId, path: absPath, after }, false);

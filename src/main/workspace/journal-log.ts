@@ -5,30 +5,34 @@
 import { closeSync, fdatasyncSync, fstatSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { openPrivateFile } from '../store/private-files';
-import { parseJournalLine, type JournalRecord } from './journal-records';
+import { parseJournalLine, type JournalRecord } from './journal-record';
 
 export interface LoadedLog {
   readonly records: JournalRecord[];
-  /** Lines that were not valid records (a torn last line, `null`, garbage): skipped. */
-  readonly skipped: number;
+  /**
+   * Lines that were not valid records (a torn last line, `null`, garbage), skipped: one sentence
+   * each, naming the file and line.
+   */
+  readonly problems: string[];
 }
 
 export function loadJournalLog(dir: string): LoadedLog {
+  const file = join(dir, 'journal.jsonl');
   let text: string;
   try {
-    text = readFileSync(join(dir, 'journal.jsonl'), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
-    return { records: [], skipped: 0 };
+    return { records: [], problems: [] };
   }
   const records: JournalRecord[] = [];
-  let skipped = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const record = parseJournalLine(line);
-    if (record) records.push(record);
-    else skipped += 1;
-  }
-  return { records, skipped };
+  const problems: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (!line.trim()) return;
+    const parsed = parseJournalLine(line);
+    if (parsed.ok) records.push(parsed.line);
+    else problems.push(`${file} line ${index + 1}: ${parsed.reason}`);
+  });
+  return { records, problems };
 }
 
 export class JournalLog {

@@ -1,11 +1,10 @@
 // What a crash interrupted, settled from what is on disk when the project is opened again
 // (issue 10 item 6): a write whose file already has the planned content is completed, one whose
 // file is still as before is dropped (it did not happen), and the temps both announced are
-// deleted; an interrupted revert has its temps deleted and can simply be run again; commands
-// without an end are returned for the change tracker to measure.
-import { lstatSync, unlinkSync } from 'node:fs';
-import { captureImage, sameImage } from './file-image';
-import type { JournalRecord } from './journal-records';
+// deleted (through verified folders only); an interrupted revert has its temps deleted and can
+// simply be run again; commands without an end are returned for the change tracker to measure.
+import { captureImage, removeTempFile, sameImage } from './file-image';
+import type { JournalRecord } from './journal-record';
 import type { CallRecord } from './journal-state';
 import type { ObjectStore } from './object-store';
 
@@ -33,7 +32,7 @@ export async function reconcileJournal(
   for (const [callId, call] of calls) {
     for (const [path, record] of call.files) {
       if (!record.intent) continue;
-      removeTemp(record.intent.temp);
+      await removeTempFile(deps.folder, record.intent.temp);
       const current = await captureImage(deps.folder, path, deps.objects, false);
       const image = current.ok ? current.image : undefined;
       let outcome: 'completed' | 'not-run' | 'unknown' = 'unknown';
@@ -47,17 +46,11 @@ export async function reconcileJournal(
       found.push({ kind: 'write', callId, path, outcome });
     }
     if (call.revertTemps) {
-      for (const temp of call.revertTemps) removeTemp(temp);
+      for (const temp of call.revertTemps) await removeTempFile(deps.folder, temp);
       deps.append({ type: 'revert-interrupted', callId }, false);
       found.push({ kind: 'revert', callId });
     }
     if (call.command && !call.command.ended) found.push({ kind: 'command', callId });
   }
   return found;
-}
-
-/** Deletes a temp file the journal named, if it is still there and still a plain file. */
-function removeTemp(temp: string): void {
-  const stats = lstatSync(temp, { throwIfNoEntry: false });
-  if (stats?.isFile()) unlinkSync(temp);
 }

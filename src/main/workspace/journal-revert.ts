@@ -1,23 +1,24 @@
 // Undo of one call. It restores nothing unless every file is still as the call left it (a file
 // changed again since is named, never overwritten or deleted), looks at and writes each path only
-// through checked folders (a folder that became a symlink stops the revert, naming the file and
-// why), announces its temp files before it makes them, and checks each file once more right
-// before it is written.
+// through verified folders (verified-fs.ts: a folder that is or becomes a symlink stops the
+// revert, naming the file and why), announces its temp files before it makes them, and checks
+// each file once more right before it is written.
 import { randomBytes } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ConfinementError } from './confined-path';
-import type { Stats } from 'node:fs';
 import {
   captureImage,
   relativeName,
   restoreImage,
   sameImage,
   unchangedSince,
+  unreachable,
   type FileImage,
 } from './file-image';
+import type { JournalRecord } from './journal-record';
 import type { CallRecord, PathRecord } from './journal-state';
-import type { JournalRecord } from './journal-records';
 import type { ObjectStore } from './object-store';
+import { UnverifiedPathError } from './verified-fs';
 
 export interface RevertedFile {
   readonly path: string;
@@ -64,7 +65,7 @@ export async function revertCall(
   const { folder, objects } = deps;
   const conflicts: string[] = [];
   const blocked: string[] = [];
-  const work: [string, PathRecord, Stats | undefined][] = [];
+  const work: [string, PathRecord, BigIntStats | undefined][] = [];
   for (const [path, record] of call.files) {
     const current = await captureImage(folder, path, objects, false);
     if (!current.ok) {
@@ -115,7 +116,7 @@ export async function revertCall(
     };
     // Once more right before the write: it must still be exactly what the call left (a file
     // whose stat is as it was need not be read again).
-    if (!seen || !unchangedSince(folder, path, seen)) {
+    if (!seen || !(await unchangedSince(folder, path, seen))) {
       const now = await captureImage(folder, path, objects, false);
       if (!now.ok) return stop(now.reason);
       if (!record.after || !sameImage(now.image, record.after)) {
@@ -128,7 +129,7 @@ export async function revertCall(
       });
       files.push({ path, action });
     } catch (error) {
-      if (error instanceof ConfinementError) return stop(error.message);
+      if (error instanceof UnverifiedPathError) return stop(unreachable(folder, error));
       return stop((error as Error).message);
     }
   }

@@ -1,7 +1,7 @@
 // The journal's records folded into what undo needs: per call, each path's before and after
 // images, an unfinished intent, whether the call was a command and whether it was reverted.
 import type { FileImage } from './file-image';
-import type { JournalRecord } from './journal-records';
+import type { JournalRecord } from './journal-record';
 
 export interface PathRecord {
   before: FileImage;

@@ -2,11 +2,11 @@
 // baseline of change tracking). Byte-exact: no filters, no line-ending or attribute handling.
 // An object is written to a temp file in the store and renamed to its sha256, so a crash leaves
 // either no object or a whole one; temps are swept when the store opens. Big files are copied as
-// a stream, never loaded whole (issue 10 item 8).
+// a stream, never loaded whole (issue 10 item 8). Project files are opened only through
+// verified-fs.ts; the store's own folder is Tandem's and uses plain calls.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
-  constants,
   existsSync,
   fstatSync,
   openSync,
@@ -22,6 +22,7 @@ import {
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, openPrivateFile } from '../store/private-files';
+import { openVerified, type VerifiedFile } from './verified-fs';
 
 /** Files up to this size are read whole and diffed; above it they are streamed and compared by hash. */
 export const BIG_FILE_BYTES = 8 * 1024 * 1024;
@@ -35,9 +36,6 @@ export interface StoredContent {
   /** False when the file changed while it was read (the copy may mix old and new). */
   readonly stable: boolean;
 }
-
-/** Opening a project file for reading: never through a final symlink, never blocking on a FIFO. */
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 export class ObjectStore {
   private readonly tmpDir: string;
@@ -74,33 +72,42 @@ export class ObjectStore {
   }
 
   /**
-   * Copies the regular file at `path` into the store (`keep` false: only hashes it). Returns
-   * undefined when it is not a regular file any more. Small files are read whole; big ones stream.
+   * Copies the project file at `path` (a real path inside `root`) into the store (`keep` false:
+   * only hashes it). It is opened through verified-fs, so a folder swapped for a symlink is refused
+   * (UnverifiedPathError), never read through. Undefined when it is gone or not a regular file.
    */
-  async putFile(path: string, keep = true): Promise<StoredContent | undefined> {
-    let fd: number;
+  async putFile(root: string, path: string, keep = true): Promise<StoredContent | undefined> {
+    let file: VerifiedFile;
     try {
-      fd = openSync(path, READ_FLAGS);
+      file = await openVerified(root, path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM') throw error; // Unreadable: the caller says so.
-      return undefined; // Gone, or a symlink or special file now.
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error; // Unreadable or unverifiable: the caller says so.
     }
     try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) return undefined;
-      if (stats.size <= BIG_FILE_BYTES) {
-        const content = readAll(fd, stats.size);
-        const sha256 = keep
-          ? this.putBytes(content)
-          : createHash('sha256').update(content).digest('hex');
-        return { sha256, size: content.length, stats, stable: unchanged(stats, fstatSync(fd)) };
-      }
-      const streamed = await this.streamIn(fd, keep);
-      return { ...streamed, stats, stable: unchanged(stats, fstatSync(fd)) };
+      return await this.putOpened(file.handle.fd, keep);
     } finally {
-      closeSync(fd);
+      await file.handle.close();
     }
+  }
+
+  /**
+   * Copies the file open at `fd` into the store (`keep` false: only hashes it); undefined when it
+   * is not a regular file. Small files are read whole; big ones stream.
+   */
+  async putOpened(fd: number, keep: boolean): Promise<StoredContent | undefined> {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return undefined;
+    if (stats.size <= BIG_FILE_BYTES) {
+      const content = readAll(fd, stats.size);
+      const sha256 = keep
+        ? this.putBytes(content)
+        : createHash('sha256').update(content).digest('hex');
+      return { sha256, size: content.length, stats, stable: unchanged(stats, fstatSync(fd)) };
+    }
+    const streamed = await this.streamIn(fd, keep);
+    return { ...streamed, stats, stable: unchanged(stats, fstatSync(fd)) };
   }
 
   /** The content of a stored object (small objects only; big ones are copied with `copyOut`). */

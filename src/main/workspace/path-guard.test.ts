@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ beforeAll(async () => {
   proj = join(base, 'proj');
   await mkdir(join(proj, 'src', 'deep'), { recursive: true });
   await mkdir(join(proj, '.git'), { recursive: true });
+  await mkdir(join(proj, 'long'));
   await mkdir(join(proj, '日本語'), { recursive: true });
   await mkdir(join(base, 'outside', 'dir'), { recursive: true });
   await mkdir(join(base, 'proj-evil'), { recursive: true });
@@ -62,7 +63,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) =>
     socketServer ? socketServer.close(() => resolve()) : resolve(),
   );
-  await rm(base, { recursive: true, force: true });
+  // coreutils rm walks by descriptor; Node's rm cannot delete a path longer than PATH_MAX.
+  execFileSync('rm', ['-rf', base]);
 });
 
 type Expect = { ok: true; rel: string } | { ok: false; reason: RegExp };
@@ -168,7 +170,12 @@ describe('guardPath', () => {
   it.each(cases)('%s', async (_label, requested, access, expected) => {
     const result = await guardPath(proj, requested(), access);
     if (expected.ok) {
-      expect(result).toEqual({ ok: true, path: join(proj, expected.rel), relative: expected.rel });
+      expect(result).toEqual({
+        ok: true,
+        root: proj,
+        path: join(proj, expected.rel),
+        relative: expected.rel,
+      });
     } else {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.reason).toMatch(expected.reason);
@@ -185,7 +192,25 @@ describe('guardPath', () => {
 
   it('accepts the folder given through a symlink', async () => {
     const result = await guardPath(join(base, 'proj-link'), 'src/b.ts', 'read');
-    expect(result).toEqual({ ok: true, path: join(proj, 'src', 'b.ts'), relative: 'src/b.ts' });
+    expect(result).toEqual({
+      ok: true,
+      root: proj,
+      path: join(proj, 'src', 'b.ts'),
+      relative: 'src/b.ts',
+    });
+  });
+
+  // Issue 9 row 10: resolving past PATH_MAX fails with ENAMETOOLONG; that must be a refusal.
+  it('refuses a short path that resolves, through a symlink, past the length limit', async () => {
+    const name = 'd'.repeat(200);
+    makeDeep(join(proj, 'long'), name, 22, join(base, 'outside'));
+    await symlink(`long/${`${name}/`.repeat(11)}`, join(proj, 'short'));
+    const requested = `short/${`${name}/`.repeat(11)}s/secret.txt`;
+    expect(requested.length).toBeLessThan(4096);
+    for (const access of ['read', 'write'] as const) {
+      const result = await guardPath(proj, requested, access);
+      expect(result).toEqual({ ok: false, reason: 'the path is too long' });
+    }
   });
 
   it('refuses a device file inside the folder', async (ctx) => {
@@ -200,6 +225,14 @@ describe('guardPath', () => {
     expect(result.ok).toBe(false);
   });
 });
+
+/** `depth` nested folders named `name` (one at a time: the whole is longer than PATH_MAX). */
+function makeDeep(at: string, name: string, depth: number, linkTo?: string): void {
+  const script =
+    'import os, sys\nos.chdir(sys.argv[1])\nfor _ in range(int(sys.argv[3])):\n' +
+    '    os.mkdir(sys.argv[2]); os.chdir(sys.argv[2])\nif len(sys.argv) > 4: os.symlink(sys.argv[4], "s")\n';
+  execFileSync('python3', ['-c', script, at, name, String(depth), ...(linkTo ? [linkTo] : [])]);
+}
 
 describe('isInside / isInsideGitDir', () => {
   it.each([

@@ -9,6 +9,8 @@ import { isAbsolute, relative as relativePath, sep } from 'node:path';
 export type GuardResult =
   | {
       ok: true;
+      /** Real path of the project folder. */
+      root: string;
       /** Absolute real path, or the would-be real path for a file that does not exist yet. */
       path: string;
       /** Relative to the folder, '.' for the folder itself. */
@@ -45,7 +47,11 @@ export async function guardPath(
     return refuse(`a name in the path is longer than ${MAX_NAME_BYTES} bytes`);
   }
 
-  const walked = await walk(isAbsolute(requested) ? '/' : root, requested || '.');
+  // Any error while resolving (ENAMETOOLONG, ELOOP, EACCES, a link swapped mid-walk) is a refusal,
+  // never "not outside": the guard only says yes to a path it resolved completely.
+  const walked = await walk(isAbsolute(requested) ? '/' : root, requested || '.').catch(
+    (error: unknown) => refuse(`cannot resolve ${shown(requested)}: ${(error as Error).message}`),
+  );
   if (!walked.ok) return walked;
   const resolved = walked.path;
   if (!isInside(root, resolved)) {
@@ -56,7 +62,7 @@ export async function guardPath(
     if (kind) return refuse(`${shown(requested)} is a ${kind}; only files and folders are allowed`);
   }
   void access; // Reads and writes share one rule; the policy decides what a write needs.
-  return { ok: true, path: resolved, relative: relativePath(root, resolved) || '.' };
+  return { ok: true, root, path: resolved, relative: relativePath(root, resolved) || '.' };
 }
 
 /** True when a path relative to the folder is inside a `.git` folder (writes there always ask). */
@@ -105,7 +111,9 @@ async function walk(start: string, requested: string): Promise<Walked> {
     if (stats.isSymbolicLink()) {
       links += 1;
       if (links > MAX_SYMLINKS) return refuse('too many levels of symbolic links (a loop?)');
-      const target = await readlink(next);
+      const target = await readlink(next).catch((error: unknown) => {
+        throw new Error(`cannot read the link ${next}: ${(error as Error).message}`);
+      });
       if (isAbsolute(target)) current = '/';
       queue.unshift(...target.split('/'));
       stats = undefined;
@@ -114,7 +122,11 @@ async function walk(start: string, requested: string): Promise<Walked> {
     current = next;
   }
   if (stats === undefined) {
-    stats = await lstat(current).catch(() => undefined);
+    // After `..` or a link: inspect the result itself. Only "not there" may pass as new.
+    stats = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
   }
   return { ok: true, path: current, stats };
 }

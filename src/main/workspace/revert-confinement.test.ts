@@ -1,6 +1,8 @@
 // Undo cannot be turned against the person (issue 11 item 1): after approved commands, run for real
 // in bubblewrap, replace a folder with a symlink to somewhere outside, reverting the earlier
 // command must not write there; it stops and says which file it could not restore and why.
+// Undo reaches the project only through verified-fs.ts (main's racer test, path-race.test.ts,
+// swaps folders while it works); the table checks the same refusals without a race.
 import { existsSync } from 'node:fs';
 import {
   mkdir,
@@ -18,8 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_GIT, SandboxFixture } from '../shell/sandbox-fixture.test-support';
 import { probeSandbox } from '../shell/sandbox-probe';
 import { ChangeTracker } from './change-tracker';
-import { ConfinementError, confinedParent } from './confined-path';
+import { captureImage, restoreImage, type FileImage } from './file-image';
 import { openFileJournal } from './file-journal';
+import { ObjectStore } from './object-store';
 
 const state = await probeSandbox();
 const fx = new SandboxFixture();
@@ -31,30 +34,47 @@ beforeAll(async () => {
 });
 afterAll(() => fx.tearDown());
 
-describe('confinedParent', () => {
-  it.each<[string, string, boolean, string | undefined]>([
-    ['a real folder', 'real/file', false, 'real'],
-    ['the folder itself', 'file', false, ''],
-    ['a missing folder, not created', 'missing/file', false, undefined],
-    ['a missing folder, created', 'made/deep/file', true, 'made/deep'],
-    ['a symlinked folder', 'link/file', true, 'error: link is a symbolic link now'],
-    ['a file used as a folder', 'plain/file', true, 'error: plain is not a folder now'],
-    ['a path outside', '../outside/file', true, 'error: is not inside the project folder'],
-  ])('%s', async (_name, rel, create, expected) => {
+describe('undo through verified folders only', () => {
+  const content = Buffer.from('restored\n');
+  type Expected = 'restored' | 'deleted' | { refused: RegExp };
+  it.each<[string, string, 'file' | 'absent', Expected]>([
+    ['a real folder', 'real/file', 'file', 'restored'],
+    ['the folder itself', 'file', 'file', 'restored'],
+    ['a missing folder, nothing to delete', 'missing/file', 'absent', 'deleted'],
+    ['a missing folder, created', 'made/deep/file', 'file', 'restored'],
+    ['a symlinked folder', 'link/file', 'file', { refused: /link.*it is a symlink now/ }],
+    ['a symlinked folder, delete', 'link/file', 'absent', { refused: /it is a symlink now/ }],
+    ['a file used as a folder', 'plain/file', 'file', { refused: /ENOTDIR|not a directory/ }],
+    ['a path outside', '../outside/file', 'file', { refused: /not a plain path inside/ }],
+  ])('%s', async (_name, rel, kind, expected) => {
     const root = await fx.temp(path.join(base, 'root-'));
+    const elsewhere = await fx.temp(path.join(base, 'elsewhere-'));
+    await writeFile(path.join(elsewhere, 'file'), 'outside\n');
     await mkdir(path.join(root, 'real'));
     await writeFile(path.join(root, 'plain'), 'x');
-    await mkdir(path.join(base, 'elsewhere'), { recursive: true });
-    await symlink(path.join(base, 'elsewhere'), path.join(root, 'link'));
+    await symlink(elsewhere, path.join(root, 'link'));
+    const store = new ObjectStore(await fx.temp(path.join(base, 'objects-')));
+    const image: FileImage =
+      kind === 'absent'
+        ? { kind: 'absent' }
+        : { kind: 'file', sha256: store.putBytes(content), size: content.length, mode: 0o640 };
     const abs = path.join(root, rel);
-    if (expected?.startsWith('error: ')) {
-      expect(() => confinedParent(root, abs, create)).toThrow(ConfinementError);
-      expect(() => confinedParent(root, abs, create)).toThrow(expected.slice(7));
-      expect(await readdir(path.join(base, 'elsewhere'))).toEqual([]);
+    const restoring = restoreImage(root, abs, image, store, root);
+    if (typeof expected === 'object') {
+      await expect(restoring).rejects.toThrow(expected.refused);
     } else {
-      const parent = confinedParent(root, abs, create);
-      expect(parent).toBe(expected === undefined ? undefined : path.join(root, expected));
+      expect(await restoring).toBe(expected);
+      if (kind === 'file') expect(await readFile(abs)).toEqual(content);
     }
+    // Whatever happened inside, nothing outside changed.
+    expect(await readdir(elsewhere)).toEqual(['file']);
+    expect(await readFile(path.join(elsewhere, 'file'), 'utf8')).toBe('outside\n');
+    const seen = await captureImage(root, path.join(root, 'link', 'file'), store, false);
+    expect(seen).toEqual({
+      ok: false,
+      reason:
+        'link is a symlink now, and undo reads and writes only through folders it has verified',
+    });
   });
 });
 
@@ -82,8 +102,8 @@ describe.runIf(state.kind === 'bwrap')('revert after commands in bubblewrap', ()
       if (!result.ok) {
         expect(result.reason).toBe(
           'Not reverted: undo could not safely reach 1 file(s): sub/evil.desktop: sub is a ' +
-            'symbolic link now, and undo does not write through links. Revert the later change ' +
-            'first, or fix this by hand. Nothing was changed.',
+            'symlink now, and undo reads and writes only through folders it has verified. ' +
+            'Revert the later change first, or fix this by hand. Nothing was changed.',
         );
       }
       expect(await readdir(outside)).toEqual([]);

@@ -107,8 +107,12 @@ export type ReadEntry =
   | { readonly kind: 'none' }
   | { readonly kind: 'unreadable'; readonly reason: string };
 
-/** Reads a path whose stat changed: a file's content into the store, a symlink's target. */
+/**
+ * Reads a path whose stat changed: a file's content into the store (opened through verified-fs,
+ * `root` being the project's real path), a symlink's target.
+ */
 export async function readEntry(
+  root: string,
   abs: string,
   stats: Stats,
   lookedAt: number,
@@ -126,7 +130,7 @@ export async function readEntry(
   if (!stats.isFile()) return { kind: 'none' };
   let stored;
   try {
-    stored = await objects.putFile(abs);
+    stored = await objects.putFile(root, abs);
   } catch (error) {
     return {
       kind: 'unreadable',

@@ -196,7 +196,7 @@ export class TreeScan {
   ): Promise<TreeEntry | undefined> {
     const old = (this.prior ?? this.tree.entries).get(rel);
     if (sameStat(old, stats)) return old;
-    const read = await readEntry(this.abs(rel), stats, lookedAt, this.objects);
+    const read = await readEntry(this.root, this.abs(rel), stats, lookedAt, this.objects);
     if (read.kind === 'unreadable')
       this.tree.unreadable.set(rel, `${rel} (cannot be read: ${read.reason})`);
     else this.tree.unreadable.delete(rel);

@@ -5,7 +5,7 @@ import { diffStats } from '../../workspace/diff-stats';
 import { diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
 import { guarded, pathTarget } from './guarded-path';
-import { writeThroughJournal } from './journaled-write';
+import { journaledWrite } from './journaled-write';
 import { applyEdit } from './text-edit';
 
 const parameters = Type.Object({
@@ -36,11 +36,7 @@ export const editFileTool = defineTool({
   },
   async execute(args, ctx) {
     const planned = await plan(args, ctx);
-    try {
-      await writeThroughJournal(ctx, planned.path, planned.after);
-    } catch (error) {
-      throw new ToolError(`Could not write ${planned.relative}: ${(error as Error).message}`);
-    }
+    await journaledWrite(ctx, planned.file, planned.after);
     const stats = diffStats(planned.before, planned.after);
     const times = planned.replaced === 1 ? '' : ` (${planned.replaced} occurrences)`;
     return `Edited ${planned.relative}${times}: +${stats.added} −${stats.removed}.`;
@@ -48,8 +44,9 @@ export const editFileTool = defineTool({
 });
 
 async function plan(args: EditArgs, ctx: ToolContext) {
-  const { path, relative } = await guarded(ctx, args.path, 'write');
-  const before = await readTextForEdit(path, relative);
+  const file = await guarded(ctx, args.path, 'write');
+  const { relative } = file;
+  const before = await readTextForEdit(file);
   if (before === undefined)
     throw new ToolError(`${relative} does not exist; use write_file to create it.`);
   const outcome = applyEdit(
@@ -60,5 +57,5 @@ async function plan(args: EditArgs, ctx: ToolContext) {
     relative,
   );
   if (!outcome.ok) throw new ToolError(outcome.message);
-  return { path, relative, before, after: outcome.content, replaced: outcome.replaced };
+  return { file, relative, before, after: outcome.content, replaced: outcome.replaced };
 }

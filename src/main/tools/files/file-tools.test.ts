@@ -5,6 +5,7 @@ import {
   readFile,
   readdir,
   realpath,
+  rename,
   rm,
   stat,
   symlink,
@@ -14,7 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFileJournal, type FileJournal } from '../../workspace/file-journal';
-import { ToolError, type AnyTool, type ToolContext, type ToolReturn } from '../tool';
+import {
+  ToolError,
+  type AnyTool,
+  type ToolContext,
+  type ToolReturn,
+  type WriteJournal,
+} from '../tool';
 import { createFileTools } from './index';
 
 let base = '';
@@ -330,6 +337,35 @@ describe('edit_file', () => {
     });
     expect(await read('a.ts')).toBe('one\n');
   });
+});
+
+describe('a folder swapped for a symlink after the check', () => {
+  // The journal runs between the guard's check and the write: the racer's window, held open.
+  const swappingJournal = (): WriteJournal => ({
+    async recordBefore() {
+      await rename(join(folder, 'a'), join(folder, 'a.real'));
+      await symlink(join(base, 'outside'), join(folder, 'a'));
+    },
+  });
+
+  it.each([
+    ['write_file', { path: 'a/x.txt', content: 'PWNED\n' }],
+    ['edit_file', { path: 'a/x.txt', old_text: 'old', new_text: 'PWNED' }],
+  ])(
+    '%s refuses, saying it could not verify the path, and writes nothing outside',
+    async (name, args) => {
+      await mkdir(join(base, 'outside'));
+      await writeFile(join(base, 'outside', 'x.txt'), 'old outside\n');
+      await write('a/x.txt', 'old\n');
+      const ctx = { ...context(), services: { journal: swappingJournal() } };
+      await expect(tool(name).execute(args as never, ctx)).rejects.toThrow(
+        /^Could not write a\/x\.txt: could not verify that .*proj\/a is the checked path inside the project \(it is a symlink now\)/,
+      );
+      expect(await readFile(join(base, 'outside', 'x.txt'), 'utf8')).toBe('old outside\n');
+      expect(await readdir(join(base, 'outside'))).toEqual(['x.txt']);
+      expect(await read('a.real/x.txt')).toBe('old\n');
+    },
+  );
 });
 
 describe('search edge cases', () => {

@@ -32,12 +32,12 @@ export const findFilesTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
   async execute(args, ctx) {
-    const { path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
+    const { root, path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
     const matches = picomatch(args.pattern, { dot: true, basename: !args.pattern.includes('/') });
     const max = args.max_results ?? DEFAULT_MAX_RESULTS;
     const found: string[] = [];
     let leftOut = 0;
-    for await (const entry of walkProject(ctx.folder, start, { signal: ctx.signal })) {
+    for await (const entry of walkProject(root, start, { signal: ctx.signal })) {
       if (!matches(entry.relative)) continue;
       if (found.length >= max) {
         leftOut += 1;

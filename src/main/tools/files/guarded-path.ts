@@ -1,9 +1,13 @@
-// How a file tool turns the model's path into a checked real path (through the one guard).
+// How a file tool turns the model's path into a checked real path (through the one guard), and
+// how a path that could not be verified when opened becomes a refusal the model can read.
 import { resolve } from 'node:path';
 import { guardPath } from '../../workspace/path-guard';
+import { UnverifiedPathError } from '../../workspace/verified-fs';
 import { ToolError, type ToolContext, type ToolTarget } from '../tool';
 
 export interface GuardedPath {
+  /** Real path of the project folder: what the verified file functions take as root. */
+  readonly root: string;
   readonly path: string;
   readonly relative: string;
 }
@@ -16,7 +20,17 @@ export async function guarded(
 ): Promise<GuardedPath> {
   const result = await guardPath(ctx.folder, requested, access);
   if (!result.ok) throw new ToolError(`Refused: ${result.reason}.`);
-  return { path: result.path, relative: result.relative };
+  return { root: result.root, path: result.path, relative: result.relative };
+}
+
+/** Runs verified file work; an UnverifiedPathError becomes a ToolError saying so. */
+export async function verified<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UnverifiedPathError) throw new ToolError(`Refused: ${error.message}.`);
+    throw error;
+  }
 }
 
 /** The policy's view of a call: the requested path resolved against the folder. */

@@ -1,9 +1,8 @@
 // list_dir: what is in a folder, folders marked with a trailing `/`, optionally a few levels deep.
-import { readdir, readlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
+import { openDirVerified, type VerifiedDir } from '../../workspace/verified-fs';
 import { defineTool, ToolError } from '../tool';
-import { guarded, pathTarget } from './guarded-path';
+import { guarded, pathTarget, verified } from './guarded-path';
 
 const SKIPPED_BY_DEFAULT = new Set(['.git', 'node_modules']);
 const MAX_ENTRIES = 500;
@@ -33,14 +32,15 @@ export const listDirTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
   async execute(args, ctx) {
-    const { path, relative } = await guarded(ctx, args.path ?? '.', 'read');
+    const { root, path, relative } = await guarded(ctx, args.path ?? '.', 'read');
     const depth = args.depth ?? 1;
     const lines: string[] = [];
     const skipped = new Set<string>();
     let omitted = 0;
 
-    const visit = async (dir: string, prefix: string, level: number): Promise<void> => {
-      const dirents = await readdir(dir, { withFileTypes: true });
+    // Each folder is opened and verified, and its children are reached through it (never by path).
+    const visit = async (dir: VerifiedDir, prefix: string, level: number): Promise<void> => {
+      const dirents = await dir.list();
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const dirent of dirents) {
         if (ctx.signal.aborted) return;
@@ -50,7 +50,7 @@ export const listDirTool = defineTool({
         }
         const indent = '  '.repeat(level - 1);
         if (dirent.isSymbolicLink()) {
-          const target = await readlink(join(dir, dirent.name)).catch(() => '?');
+          const target = await dir.readlink(dirent.name).catch(() => '?');
           lines.push(`${indent}${prefix}${dirent.name} -> ${target}`);
         } else if (dirent.isDirectory()) {
           const skip = !args.include_all && SKIPPED_BY_DEFAULT.has(dirent.name);
@@ -58,15 +58,31 @@ export const listDirTool = defineTool({
             `${indent}${prefix}${dirent.name}/${skip && level < depth ? ' (not listed)' : ''}`,
           );
           if (skip) skipped.add(dirent.name);
-          else if (level < depth) await visit(join(dir, dirent.name), '', level + 1);
+          else if (level < depth) await visitChild(dir, dirent.name, level + 1);
         } else {
           lines.push(`${indent}${prefix}${dirent.name}`);
         }
       }
     };
 
+    const visitChild = async (parent: VerifiedDir, name: string, level: number): Promise<void> => {
+      const child = await parent.child(name);
+      try {
+        await visit(child, '', level);
+      } finally {
+        await child.close();
+      }
+    };
+
     try {
-      await visit(path, '', 1);
+      await verified(async () => {
+        const dir = await openDirVerified(root, path);
+        try {
+          await visit(dir, '', 1);
+        } finally {
+          await dir.close();
+        }
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR')

@@ -1,8 +1,8 @@
 // read_file: a window of lines with line numbers; binary files are described, not dumped.
-import { readFile, stat } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
+import { readFileVerified, type ReadOutcome } from '../../workspace/verified-fs';
 import { defineTool, ToolError } from '../tool';
-import { guarded, pathTarget } from './guarded-path';
+import { guarded, pathTarget, verified } from './guarded-path';
 import { decodeFile } from './text-decoding';
 
 const DEFAULT_LINE_LIMIT = 400;
@@ -34,16 +34,9 @@ export const readFileTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path, 'read'),
   async execute(args, ctx) {
-    const { path, relative } = await guarded(ctx, args.path, 'read');
-    const info = await stat(path).catch(() => undefined);
-    if (!info) throw new ToolError(`${relative} does not exist.`);
-    if (info.isDirectory()) throw new ToolError(`${relative} is a folder; use list_dir.`);
-    if (info.size > MAX_FILE_BYTES) {
-      throw new ToolError(
-        `${relative} is ${info.size} bytes, above the ${MAX_FILE_BYTES}-byte limit; use search to find the lines you need.`,
-      );
-    }
-    const decoded = decodeFile(await readFile(path));
+    const { root, path, relative } = await guarded(ctx, args.path, 'read');
+    const read = await verified(() => readFileVerified(root, path, { maxBytes: MAX_FILE_BYTES }));
+    const decoded = decodeFile(fileBytes(read, relative));
     if (decoded.kind === 'binary') return `${relative}: ${decoded.description}; not shown.`;
     if (decoded.text === '') return `${relative}: (empty file)`;
 
@@ -74,3 +67,22 @@ export const readFileTool = defineTool({
     return [...header, ...body, ...footer].join('\n');
   },
 });
+
+/** The bytes of a file, or the ToolError that says why there are none. */
+function fileBytes(read: ReadOutcome, relative: string): Buffer {
+  switch (read.kind) {
+    case 'file':
+      return read.bytes;
+    case 'missing':
+      throw new ToolError(`${relative} does not exist.`);
+    case 'folder':
+      throw new ToolError(`${relative} is a folder; use list_dir.`);
+    case 'too-large':
+      throw new ToolError(
+        `${relative} is ${read.size} bytes, above the ${MAX_FILE_BYTES}-byte limit; use search to find the lines you need.`,
+      );
+    case 'symlink':
+    case 'other':
+      throw new ToolError(`${relative} is not a regular file.`);
+  }
+}

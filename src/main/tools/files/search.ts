@@ -1,9 +1,9 @@
 // search: a regex or literal across the project (honouring .gitignore), as `path:line: text`.
-import { readFile, stat } from 'node:fs/promises';
 import { Type } from '@sinclair/typebox';
 import picomatch from 'picomatch';
+import { readFileVerified, type ReadOutcome } from '../../workspace/verified-fs';
 import { defineTool, ToolError } from '../tool';
-import { guarded, pathTarget } from './guarded-path';
+import { guarded, pathTarget, verified } from './guarded-path';
 import { decodeFile } from './text-decoding';
 import { walkProject } from './walk-project';
 
@@ -46,7 +46,7 @@ export const searchTool = defineTool({
   effect: 'read',
   target: (args, ctx) => pathTarget(ctx, args.path ?? '.', 'read'),
   async execute(args, ctx) {
-    const { path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
+    const { root, path: start, relative } = await guarded(ctx, args.path ?? '.', 'read');
     const regex = compile(args.pattern, args.literal ?? false, args.case_sensitive ?? true);
     const matchesGlob = args.glob
       ? picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') })
@@ -56,20 +56,26 @@ export const searchTool = defineTool({
     let leftOut = 0;
     const filesWithLeftOut = new Set<string>();
     let skippedLarge = 0;
+    let unverified = 0;
 
-    const info = await stat(start);
-    const files = info.isFile()
-      ? [{ relative, absolute: start }]
-      : await collectFiles(ctx.folder, start, ctx.signal);
+    const first = await verified(() => readFileVerified(root, start, { maxBytes: MAX_FILE_BYTES }));
+    if (first.kind === 'missing') throw new ToolError(`${relative} does not exist.`);
+    const files =
+      first.kind === 'folder'
+        ? await collectFiles(root, start, ctx.signal)
+        : [{ relative, absolute: start, read: first }];
     for (const file of files) {
       if (ctx.signal.aborted) break;
       if (matchesGlob && !matchesGlob(file.relative)) continue;
-      const size = (await stat(file.absolute).catch(() => undefined))?.size ?? 0;
-      if (size > MAX_FILE_BYTES) {
-        skippedLarge += 1;
+      // Every file is opened and verified: one swapped for a symlink out is skipped, never read.
+      const read = 'read' in file ? file.read : await readOrUndefined(root, file.absolute);
+      if (read === undefined) {
+        unverified += 1;
         continue;
       }
-      const decoded = decodeFile(await readFile(file.absolute).catch(() => new Uint8Array()));
+      if (read.kind === 'too-large') skippedLarge += 1;
+      if (read.kind !== 'file') continue;
+      const decoded = decodeFile(read.bytes);
       if (decoded.kind !== 'text') continue;
       const lines = decoded.text.split(/\r?\n/);
       for (let i = 0; i < lines.length; i += 1) {
@@ -88,8 +94,6 @@ export const searchTool = defineTool({
         }
       }
     }
-    if (results.length === 0)
-      return `No matches for ${JSON.stringify(args.pattern)} in ${relative}.`;
     const notes: string[] = [];
     if (leftOut > 0) {
       notes.push(
@@ -97,6 +101,13 @@ export const searchTool = defineTool({
       );
     }
     if (skippedLarge > 0) notes.push(`(${skippedLarge} file(s) over 2 MB skipped)`);
+    if (unverified > 0)
+      notes.push(`(${unverified} file(s) could not be opened or verified; skipped)`);
+    if (results.length === 0) {
+      return [`No matches for ${JSON.stringify(args.pattern)} in ${relative}.`, ...notes].join(
+        '\n',
+      );
+    }
     return [...results, ...notes].join('\n');
   },
 });
@@ -116,6 +127,11 @@ function compile(pattern: string, literal: boolean, caseSensitive: boolean): Reg
       `Invalid regular expression: ${(error as Error).message}. Use literal=true for plain text.`,
     );
   }
+}
+
+/** A file's content; undefined when it could not be opened or verified (it is skipped). */
+function readOrUndefined(root: string, path: string): Promise<ReadOutcome | undefined> {
+  return readFileVerified(root, path, { maxBytes: MAX_FILE_BYTES }).catch(() => undefined);
 }
 
 async function collectFiles(folder: string, start: string, signal: AbortSignal) {

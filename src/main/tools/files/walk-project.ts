@@ -1,8 +1,11 @@
 // Walks the project like git sees it: `.gitignore` files (nested ones too) are honoured, `.git`
-// is never entered, and symlinks are reported but never followed (they could lead outside).
-import { readFile, readdir } from 'node:fs/promises';
+// is never entered, and symlinks are reported but never followed (they could lead outside). Every
+// folder is opened and verified before it is listed, so a folder swapped for a symlink during the
+// walk is skipped, not listed.
+import type { Dirent } from 'node:fs';
 import { join, relative as relativePath, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { openDirVerified, readFileVerified } from '../../workspace/verified-fs';
 
 export interface WalkEntry {
   /** Relative to the project folder, with `/` separators. */
@@ -23,7 +26,9 @@ export interface WalkOptions {
   readonly maxEntries?: number;
 }
 
-/** Yields every entry under `start` (a real path inside `folder`) that git would not ignore. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/** Every entry under `start` that git would not ignore; `folder` and `start` are real paths. */
 export async function* walkProject(
   folder: string,
   start: string,
@@ -45,7 +50,7 @@ export async function* walkProject(
     if (options.signal?.aborted) return;
     const own = await loadLevel(folder, rel);
     const active = own ? [...inherited, own] : inherited;
-    const dirents = await readdir(join(folder, rel), { withFileTypes: true }).catch(() => []);
+    const dirents = await listVerified(folder, join(folder, rel));
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const dirent of dirents) {
@@ -63,10 +68,26 @@ export async function* walkProject(
   }
 }
 
+/** The entries of a folder, or none when it is gone, unreadable or could not be verified. */
+async function listVerified(folder: string, path: string): Promise<Dirent[]> {
+  try {
+    const dir = await openDirVerified(folder, path);
+    try {
+      return await dir.list();
+    } finally {
+      await dir.close();
+    }
+  } catch {
+    return [];
+  }
+}
+
 async function loadLevel(folder: string, base: string): Promise<IgnoreLevel | undefined> {
-  const text = await readFile(join(folder, base, '.gitignore'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  return { base, rules: ignore().add(text) };
+  const read = await readFileVerified(folder, join(folder, base, '.gitignore'), {
+    maxBytes: MAX_GITIGNORE_BYTES,
+  }).catch(() => undefined);
+  if (read?.kind !== 'file') return undefined;
+  return { base, rules: ignore().add(read.bytes.toString('utf8')) };
 }
 
 function isIgnored(levels: readonly IgnoreLevel[], rel: string, isDir: boolean): boolean {

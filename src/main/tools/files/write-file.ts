@@ -4,8 +4,8 @@ import { defineTool, ToolError } from '../tool';
 import { diffStats } from '../../workspace/diff-stats';
 import { countLines, diffPreview } from './diff-preview';
 import { readTextForEdit } from './file-content';
-import { guarded, pathTarget } from './guarded-path';
-import { writeThroughJournal } from './journaled-write';
+import { guarded, pathTarget, type GuardedPath } from './guarded-path';
+import { journaledWrite } from './journaled-write';
 
 const parameters = Type.Object({
   path: Type.String({
@@ -23,17 +23,14 @@ export const writeFileTool = defineTool({
   effect: 'write',
   target: (args, ctx) => pathTarget(ctx, args.path, 'write'),
   async preview(args, ctx) {
-    const { path, relative } = await guarded(ctx, args.path, 'write');
-    return diffPreview(relative, await readTextForPreview(path, relative), args.content);
+    const file = await guarded(ctx, args.path, 'write');
+    return diffPreview(file.relative, await readTextForPreview(file), args.content);
   },
   async execute(args, ctx) {
-    const { path, relative } = await guarded(ctx, args.path, 'write');
-    const before = await readTextForPreview(path, relative);
-    try {
-      await writeThroughJournal(ctx, path, args.content);
-    } catch (error) {
-      throw new ToolError(`Could not write ${relative}: ${(error as Error).message}`);
-    }
+    const file = await guarded(ctx, args.path, 'write');
+    const { relative } = file;
+    const before = await readTextForPreview(file);
+    await journaledWrite(ctx, file, args.content);
     if (before === undefined) return `Created ${relative} (${countLines(args.content)} lines).`;
     const stats = diffStats(before, args.content);
     return `Wrote ${relative} (+${stats.added} −${stats.removed}).`;
@@ -41,9 +38,9 @@ export const writeFileTool = defineTool({
 });
 
 /** The old text for the diff; a binary file being replaced shows as a note instead. */
-async function readTextForPreview(path: string, relative: string): Promise<string | undefined> {
+async function readTextForPreview(file: GuardedPath): Promise<string | undefined> {
   try {
-    return await readTextForEdit(path, relative);
+    return await readTextForEdit(file);
   } catch (error) {
     if (error instanceof ToolError && /binary|UTF-8/.test(error.message))
       return `(${error.message})\n`;

@@ -2,12 +2,16 @@ import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { AlwaysRulePreview } from '../../../shared/api';
 import type { ApprovalAnswer } from '../../../shared/tool-types';
 import { isAllow } from '../../../shared/tool-types';
+import { visibleText } from '../../../shared/visible-text';
 import { errorMessage } from '../error-message';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem } from '../stores/trace-model';
+import { alwaysAnswer, initialSelection, select, type AlwaysSelection } from './always-rule-choice';
 import { AlwaysRuleConfirm } from './always-rule-confirm';
+import { ApprovalScope } from './approval-scope';
 import { ApprovalDetails, previewSummary } from './approval-details';
 import { SHORTCUT_KEYS, shortcutFor, type Choice } from './approval-shortcuts';
+import { VisibleText } from './visible-text';
 
 type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
@@ -43,6 +47,8 @@ type Step =
   | {
       readonly kind: 'always';
       readonly preview: AlwaysRulePreview | null;
+      /** Per sub-command, the rule picked: the exact one unless the person widens it. */
+      readonly selection: AlwaysSelection;
       readonly error?: string;
     };
 
@@ -72,7 +78,7 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
           break;
         case 'confirm-always':
           if (step.kind !== 'always' || !step.preview) return;
-          answer({ kind: 'allow-always' });
+          answer(alwaysAnswer(step.preview, step.selection));
           break;
         case 'choose':
           choose(action.choice);
@@ -99,13 +105,18 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
       case 'note':
         return setStep({ kind: 'note' });
       case 'always':
-        setStep({ kind: 'always', preview: null });
+        setStep({ kind: 'always', preview: null, selection: [] });
         window.tandem.previewAlwaysRule(approval.id).then(
-          (preview) => setStep((s) => (s.kind === 'always' ? { kind: 'always', preview } : s)),
+          (preview) =>
+            setStep((s) =>
+              s.kind === 'always'
+                ? { kind: 'always', preview, selection: initialSelection(preview) }
+                : s,
+            ),
           (error: unknown) =>
             setStep((s) =>
               s.kind === 'always'
-                ? { kind: 'always', preview: null, error: errorMessage(error) }
+                ? { kind: 'always', preview: null, selection: [], error: errorMessage(error) }
                 : s,
             ),
         );
@@ -124,11 +135,13 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
   return (
     <article
       className={`approval-card${pending ? ' pending' : ''}${pending && !active ? ' queued' : ''}`}
-      aria-label={`Approval for ${approval.name}`}
+      aria-label={`Approval for ${visibleText(approval.name, { layout: 'inline' })}`}
     >
       <header className="approval-head">
         <span className={`effect effect-${approval.effect}`}>{approval.effect}</span>
-        <strong>{approval.name}</strong>
+        <strong className="approval-name">
+          <VisibleText text={approval.name} layout="inline" />
+        </strong>
         {approval.answer ? (
           <span className="tool-args">{previewSummary(approval.preview)}</span>
         ) : (
@@ -157,6 +170,7 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
       ) : (
         <ApprovalDetails approval={approval} />
       )}
+      {!approval.answer && step.kind === 'choose' && <ApprovalScope storable={approval.storable} />}
       {approval.answer ? null : step.kind === 'note' ? (
         <form
           className="approval-note"
@@ -191,9 +205,17 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
       ) : step.kind === 'always' ? (
         <AlwaysRuleConfirm
           preview={step.preview}
+          selection={step.selection}
           error={step.error ?? null}
           disabled={sent}
-          onConfirm={() => answer({ kind: 'allow-always' })}
+          onSelect={(ruleIndex, choiceIndex) =>
+            setStep((s) =>
+              s.kind === 'always'
+                ? { ...s, selection: select(s.selection, ruleIndex, choiceIndex) }
+                : s,
+            )
+          }
+          onConfirm={() => step.preview && answer(alwaysAnswer(step.preview, step.selection))}
           onBack={() => setStep({ kind: 'choose' })}
         />
       ) : (

@@ -2,12 +2,19 @@
 // when untrusted content came in this turn) and exactly what would happen; and a one-line summary
 // for a card that was answered.
 import type { ToolPreview } from '../../../shared/tool-types';
+import { visibleText } from '../../../shared/visible-text';
 import type { TraceItem } from '../stores/trace-model';
 import { ApprovalPreview } from './approval-preview';
+import { VisibleText } from './visible-text';
 
 type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
+/** One line, with control and bidi characters shown as escapes. */
 export function previewSummary(preview: ToolPreview): string {
+  return visibleText(summaryOf(preview), { layout: 'inline' });
+}
+
+function summaryOf(preview: ToolPreview): string {
   switch (preview.kind) {
     case 'command':
       return preview.command;
@@ -16,7 +23,7 @@ export function previewSummary(preview: ToolPreview): string {
     case 'url':
       return `${preview.method} ${preview.url}`;
     case 'text':
-      return preview.text.slice(0, 120);
+      return Array.from(preview.text).slice(0, 120).join('');
   }
 }
 
@@ -27,7 +34,7 @@ export function ApprovalDetails({ approval }: { approval: ApprovalItem }): React
         <ul className="approval-reasons" aria-label="Why it asks">
           {approval.reasons.map((r, i) => (
             <li key={i} className={/after reading|untrusted/i.test(r) ? 'taint' : undefined}>
-              {r}
+              <VisibleText text={r} layout="inline" />
             </li>
           ))}
         </ul>

@@ -1,19 +1,28 @@
 import type { ToolPreview } from '../../../shared/tool-types';
+import { VisibleText } from './visible-text';
 
-/** Exactly what will happen if the person allows the call. */
+/**
+ * Exactly what will happen if the person allows the call. Every command, path, argument, URL and
+ * reason is the model's text: it is shown through VisibleText, so control and bidi characters
+ * appear as escapes, and it wraps (never clipped, never scrolled sideways).
+ */
 export function ApprovalPreview({ preview }: { preview: ToolPreview }): React.JSX.Element {
   switch (preview.kind) {
     case 'diff':
       return (
         <div className="preview">
           <p className="preview-caption">
-            {preview.isNewFile ? 'New file' : 'Change to'} <code>{preview.path}</code>:{' '}
-            {preview.summary}
+            {preview.isNewFile ? 'New file' : 'Change to'}{' '}
+            <code>
+              <VisibleText text={preview.path} layout="inline" />
+            </code>
+            : {preview.summary}
           </p>
           <pre className="diff">
             {preview.diff.split('\n').map((line, i) => (
               <span key={i} className={diffLineClass(line)}>
-                {line + '\n'}
+                <VisibleText text={line} layout="lines" />
+                {'\n'}
               </span>
             ))}
           </pre>
@@ -24,19 +33,31 @@ export function ApprovalPreview({ preview }: { preview: ToolPreview }): React.JS
         <div className="preview">
           <pre className="command">
             <span className="prompt">$ </span>
-            {preview.command}
+            <VisibleText text={preview.command} layout="inline" breakAtNewline />
           </pre>
           <p className="preview-caption">
-            in <code>{preview.cwd}</code>
+            in{' '}
+            <code>
+              <VisibleText text={preview.cwd} layout="inline" />
+            </code>
           </p>
           {/* Per-part verdicts matter once a line has several commands. */}
           {preview.parts.length > 1 && (
             <ul className="command-parts">
               {preview.parts.map((part, i) => (
                 <li key={i} className={part.safe ? 'safe' : 'unsafe'}>
-                  <code>{part.text}</code>
+                  <code>
+                    <VisibleText text={part.text} layout="inline" />
+                  </code>
                   <span className="part-verdict">
-                    {part.safe ? 'read-only' : part.reasons.join('; ') || 'needs approval'}
+                    {part.safe ? (
+                      'read-only'
+                    ) : (
+                      <VisibleText
+                        text={part.reasons.join('; ') || 'needs approval'}
+                        layout="inline"
+                      />
+                    )}
                   </span>
                 </li>
               ))}
@@ -53,14 +74,16 @@ export function ApprovalPreview({ preview }: { preview: ToolPreview }): React.JS
       return (
         <div className="preview">
           <pre className="command">
-            {preview.method} {preview.url}
+            <VisibleText text={`${preview.method} ${preview.url}`} layout="inline" />
           </pre>
         </div>
       );
     case 'text':
       return (
         <div className="preview">
-          <pre className="command">{preview.text}</pre>
+          <pre className="command">
+            <VisibleText text={preview.text} layout="lines" />
+          </pre>
         </div>
       );
   }

@@ -43,6 +43,24 @@ describe('approval card shortcuts', () => {
     ['Escape goes back', key('Escape'), 'always', { kind: 'back' }],
     ['a held Enter does not confirm', key('Enter', { repeat: true }), 'always', null],
     ['y on the confirmation', key('y'), 'always', null],
+    [
+      'Enter on a picked rule choice confirms "always"',
+      key('Enter', { target: { tagName: 'INPUT', type: 'radio' } }),
+      'always',
+      { kind: 'confirm-always' },
+    ],
+    [
+      'y on a radio button',
+      key('y', { target: { tagName: 'INPUT', type: 'radio' } }),
+      'always',
+      null,
+    ],
+    [
+      'Enter in a text input',
+      key('Enter', { target: { tagName: 'INPUT', type: 'text' } }),
+      'always',
+      null,
+    ],
     ['keys while writing a note', key('y'), 'note', null],
   ])('%s', (_name, event, step, expected) => {
     expect(shortcutFor(event, step)).toEqual(expected);

@@ -60,9 +60,19 @@ export function shortcutFor(event: ShortcutKeyEvent, step: CardStep): ShortcutAc
   }
 }
 
+/** Inputs that take no typing: Enter on the rule choices still confirms "always". */
+const CHOICE_INPUTS = new Set(['radio', 'checkbox']);
+
 function isField(target: object | null): boolean {
   if (!target) return false;
-  const element = target as { readonly tagName?: unknown; readonly isContentEditable?: unknown };
+  const element = target as {
+    readonly tagName?: unknown;
+    readonly type?: unknown;
+    readonly isContentEditable?: unknown;
+  };
   const tag = typeof element.tagName === 'string' ? element.tagName.toUpperCase() : '';
+  if (tag === 'INPUT' && typeof element.type === 'string' && CHOICE_INPUTS.has(element.type)) {
+    return false;
+  }
   return FIELDS.has(tag) || element.isContentEditable === true;
 }

@@ -1,15 +1,6 @@
 import type { GrantInfo, RuleInfo } from '../../../shared/api';
 import { useSettingsStore } from '../stores/settings-store';
-
-/** Rule descriptions mark commands and tool names with backticks; show those parts as code. */
-function RuleText({ text }: { text: string }): React.JSX.Element {
-  const parts = text.split('`');
-  return (
-    <span className="rule-text">
-      {parts.map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}
-    </span>
-  );
-}
+import { RuleText } from './rule-text';
 
 function when(at: number | null): string {
   if (at === null) return 'never';
@@ -33,7 +24,14 @@ export function RuleList({ rules }: { rules: readonly RuleInfo[] }): React.JSX.E
         <ul aria-label="Rules">
           {rules.map((rule) => (
             <li key={rule.id}>
-              <RuleText text={rule.description} />
+              <span className="rule-cell">
+                <RuleText text={rule.description} />
+                {rule.note && (
+                  <span className="rule-note">
+                    <RuleText text={rule.note} />
+                  </span>
+                )}
+              </span>
               <span className="list-meta">
                 added {when(rule.createdAt)} · last used {when(rule.lastUsedAt)}
               </span>

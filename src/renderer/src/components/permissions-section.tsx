@@ -7,7 +7,11 @@ import { ModePicker } from './mode-picker';
 const NETWORK_OPTIONS: readonly { value: NetworkSetting; label: string; hint: string }[] = [
   { value: 'off', label: 'Off', hint: 'Network tools are refused.' },
   { value: 'ask', label: 'Ask', hint: 'Each fetch asks you first.' },
-  { value: 'allow', label: 'Allow', hint: 'Autonomous mode may fetch without asking.' },
+  {
+    value: 'allow',
+    label: 'Allow',
+    hint: 'Commands may reach the network; Autonomous mode may fetch without asking.',
+  },
 ];
 
 export function PermissionsSection({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {

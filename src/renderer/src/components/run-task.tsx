@@ -1,6 +1,7 @@
 // The person's task that started a run, with "Revert this run" once the run changed files.
 import { memo } from 'react';
 import { useSessionStore } from '../stores/session-store';
+import { VisibleText } from './visible-text';
 
 export const RunTask = memo(function RunTask(props: {
   runId: string;
@@ -18,7 +19,8 @@ export const RunTask = memo(function RunTask(props: {
         <div className="card-actions run-actions">
           {state?.status === 'done' && (
             <span aria-live="polite" className={state.outcome.ok ? 'ok-text' : 'warn-text'}>
-              {state.outcome.message}
+              {/* Names files a command created: shown with their escapes. */}
+              <VisibleText text={state.outcome.message} layout="lines" />
             </span>
           )}
           <button

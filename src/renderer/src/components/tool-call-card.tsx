@@ -1,11 +1,16 @@
+// A tool call in the trace. Its name, arguments, output and change summary are text the model, a
+// file or a program controls: all of it is shown through VisibleText (escapes, never raw
+// control or bidi characters); the live terminal of a shell call is xterm.js's job.
 import { memo, useState } from 'react';
-import { printableText } from '../printable-text';
+import { safeJsonStringify } from '../../../shared/safe-json';
+import { visibleText } from '../../../shared/visible-text';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
 import { canRevert, commandText } from '../stores/tool-changes';
 import { changeSummaryLines, type ChangeReport } from '../../../shared/change-report';
 import { diffLineClass } from './approval-preview';
 import { TerminalSlot } from './terminal-slot';
+import { VisibleText } from './visible-text';
 
 type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
 
@@ -30,7 +35,10 @@ export const ToolCallCard = memo(function ToolCallCard({
   const plain = isShell ? commandText(tool) : (tool.result ?? tool.output);
 
   return (
-    <article className={`tool-card status-${tool.status}`} aria-label={`Tool call ${tool.name}`}>
+    <article
+      className={`tool-card status-${tool.status}`}
+      aria-label={`Tool call ${visibleText(tool.name, { layout: 'inline' })}`}
+    >
       <button
         type="button"
         className="tool-card-head"
@@ -38,7 +46,9 @@ export const ToolCallCard = memo(function ToolCallCard({
         aria-expanded={open}
       >
         <span className={`effect effect-${tool.effect}`}>{tool.effect}</span>
-        <span className="tool-name">{tool.name}</span>
+        <span className="tool-name">
+          <VisibleText text={tool.name} layout="inline" />
+        </span>
         <span className="tool-args">{summariseArgs(tool.args)}</span>
         <span className="spacer" />
         <span className={`tool-status ${tool.status}`}>{STATUS_LABELS[tool.status]}</span>
@@ -46,14 +56,22 @@ export const ToolCallCard = memo(function ToolCallCard({
           <span className="muted">{formatDuration(tool.durationMs)}</span>
         )}
       </button>
-      {tool.provenance && <p className="provenance">Ran because: {tool.provenance}</p>}
+      {tool.provenance && (
+        <p className="provenance">
+          Ran because: <VisibleText text={tool.provenance} layout="inline" />
+        </p>
+      )}
       {open && (
         <div className="tool-card-body">
-          <pre className="tool-args-full">{JSON.stringify(tool.args, null, 2)}</pre>
+          <pre className="tool-args-full">
+            <VisibleText text={safeJsonStringify(tool.args, { space: 2 })} layout="lines" />
+          </pre>
           {isShell && plain !== '' && (
             <>
               <p className="muted">What the agent was given:</p>
-              <pre className="tool-args-full">{printableText(plain)}</pre>
+              <pre className="tool-args-full">
+                <VisibleText text={plain} layout="lines" dropColours />
+              </pre>
             </>
           )}
         </div>
@@ -67,7 +85,11 @@ export const ToolCallCard = memo(function ToolCallCard({
           running={tool.status === 'running'}
         />
       ) : (
-        plain !== '' && <pre className="tool-output">{printableText(plain)}</pre>
+        plain !== '' && (
+          <pre className="tool-output">
+            <VisibleText text={plain} layout="lines" dropColours />
+          </pre>
+        )
       )}
       {tool.changes && <ChangeSummary report={tool.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.id} />}
@@ -81,16 +103,20 @@ function ChangeSummary({ report }: { report: ChangeReport }): React.JSX.Element 
     report.kind === 'tracked' ? report.files.map((f) => f.diff).filter((d) => d !== '') : [];
   return (
     <div className="change-summary">
-      <pre>{printableText(changeSummaryLines(report).join('\n'))}</pre>
+      <pre>
+        <VisibleText text={changeSummaryLines(report).join('\n')} layout="lines" />
+      </pre>
       {diffs.length > 0 && (
         <details>
           <summary>Show the diffs</summary>
           <pre className="diff">
-            {printableText(diffs.join('\n'))
+            {diffs
+              .join('\n')
               .split('\n')
               .map((line, i) => (
                 <span key={i} className={diffLineClass(line)}>
-                  {line + '\n'}
+                  <VisibleText text={line} layout="lines" />
+                  {'\n'}
                 </span>
               ))}
           </pre>
@@ -116,20 +142,26 @@ function RevertControl({ callId }: { callId: string }): React.JSX.Element {
       </button>
       {state?.status === 'done' && (
         <span aria-live="polite" className={state.outcome.ok ? 'ok-text' : 'warn-text'}>
-          {state.outcome.message}
+          <VisibleText text={state.outcome.message} layout="lines" />
         </span>
       )}
     </div>
   );
 }
 
+/** One line of at most 120 characters (cut between code points), escapes shown. */
 function summariseArgs(args: unknown): string {
-  if (typeof args === 'string') return args.slice(0, 120);
-  if (typeof args !== 'object' || args === null) return String(args);
-  const text = Object.entries(args)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  const text =
+    typeof args === 'string'
+      ? args
+      : typeof args !== 'object' || args === null
+        ? String(args)
+        : Object.entries(args)
+            .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : safeJsonStringify(v)}`)
+            .join(', ');
+  const points = Array.from(text);
+  const cut = points.length > 120 ? `${points.slice(0, 119).join('')}…` : text;
+  return visibleText(cut, { layout: 'inline' });
 }
 
 function formatDuration(ms: number): string {

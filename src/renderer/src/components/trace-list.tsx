@@ -10,6 +10,7 @@ import { ApprovalCard } from './approval-card';
 import { AssistantText } from './assistant-text';
 import { RunTask } from './run-task';
 import { ToolCallCard } from './tool-call-card';
+import { VisibleText } from './visible-text';
 
 /** Within this many pixels of the end counts as "at the bottom". */
 const BOTTOM_SLACK = 48;
@@ -108,6 +109,11 @@ const TraceEntry = memo(function TraceEntry(props: {
     case 'approval':
       return <ApprovalCard approval={item} active={queue?.position === 1} queue={queue} />;
     case 'notice':
-      return <div className={`trace-notice ${item.tone}`}>{item.text}</div>;
+      // Run endings and errors can quote the provider or the model.
+      return (
+        <div className={`trace-notice ${item.tone}`}>
+          <VisibleText text={item.text} layout="lines" />
+        </div>
+      );
   }
 });

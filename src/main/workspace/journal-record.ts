@@ -1,14 +1,17 @@
-// The lines of journal.jsonl. Every line read back is checked against these schemas: a line that
-// does not fit (torn by a crash, `null`, hand-edited) is skipped and counted, never trusted.
+// The lines of the undo journal (journal.jsonl). Every line read back is checked against these
+// schemas: a line that does not fit (torn by a crash, `null`, hand-edited) is skipped and reported,
+// never applied. A content id is a hex digest, so a tampered line cannot point a restore at a file
+// outside the object store; every path is absolute (and is verified again before undo uses it).
 //
 // Write-ahead order (issue 10 item 6):
 //   file tools   write-intent (before-image stored, planned hash, temp name) → rename → write-done
 //   commands     command-start (baseline persisted) → command runs → command-end (before/after)
 //   undo         revert-start (temp names) → restores → reverted
 // Reconcile on the next open finishes or rolls back whatever has an intent and no completion.
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'not a SHA-256 digest');
 
 export const fileImageSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('absent') }),
@@ -19,13 +22,13 @@ export const fileImageSchema = z.discriminatedUnion('kind', [
     mode: z.number().int().min(0).max(0o7777),
   }),
   z.object({ kind: z.literal('symlink'), target: z.string() }),
-  z.object({ kind: z.literal('too-large'), size: z.number().nonnegative() }),
+  z.object({ kind: z.literal('too-large'), size: z.number().int().nonnegative() }),
   z.object({ kind: z.literal('other') }),
 ]);
 
-const path = z.string().min(1).max(8192);
+const path = z.string().max(8192).refine(isAbsolute, 'not an absolute path');
 const callId = z.string().min(1).max(500);
-const seq = z.number().int().positive();
+const seq = z.number().int().nonnegative();
 
 export const commandFileSchema = z.object({
   path,
@@ -77,14 +80,24 @@ export const journalRecordSchema = z.discriminatedUnion('type', [
 export type JournalRecord = z.infer<typeof journalRecordSchema>;
 export type CommandFile = z.infer<typeof commandFileSchema>;
 
-/** Parses one line; undefined when it is not a valid record. */
-export function parseJournalLine(line: string): JournalRecord | undefined {
-  let value: unknown;
+export type ParsedJournalLine =
+  | { readonly ok: true; readonly line: JournalRecord }
+  | { readonly ok: false; readonly reason: string };
+
+/** Parses one line: the record, or why it is not one (a short sentence). */
+export function parseJournalLine(text: string): ParsedJournalLine {
+  let raw: unknown;
   try {
-    value = JSON.parse(line);
+    raw = JSON.parse(text);
   } catch {
-    return undefined;
+    return { ok: false, reason: 'not JSON (a line cut short by a crash?)' };
   }
-  const parsed = journalRecordSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, reason: 'not a journal record' };
+  }
+  const parsed = journalRecordSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, line: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  return { ok: false, reason: `${where}${issue?.message ?? 'not a journal record'}`.slice(0, 200) };
 }

@@ -1,0 +1,251 @@
+// Issue 9 row 11: another local process swaps a folder with a symlink out of the project
+// (renameat2 RENAME_EXCHANGE) while the file tools work. The racer runs for a few seconds as a
+// child process; every read, write and edit made meanwhile must stay inside the project.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openFileJournal, type FileJournal } from '../../workspace/file-journal';
+import { ToolError, type ToolContext, type ToolReturn } from '../tool';
+import { createFileTools } from './index';
+
+const RACER = resolve(__dirname, '../../../test-support/path-swap-racer.py');
+const RACE_SECONDS = 2;
+const MAX_SECONDS = 15;
+/** Calls made under swaps per test; an idle machine makes 1,000-7,000 in RACE_SECONDS. */
+const MIN_ROUNDS = 300;
+const INSIDE = 'inside: harmless\n';
+const OUTSIDE = 'OUTSIDE SECRET\n';
+const canRace =
+  process.platform === 'linux' && process.arch === 'x64' && existsSync('/proc/self/fd');
+
+let base = '';
+let folder = '';
+let outside = '';
+let journal: FileJournal;
+let calls = 0;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-race-')));
+  folder = join(base, 'proj');
+  outside = join(base, 'outside');
+  await mkdir(join(folder, 'race'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(join(folder, 'race', 'secret.txt'), INSIDE);
+  await writeFile(join(outside, 'secret.txt'), OUTSIDE);
+  await writeFile(join(outside, 'outside-only.txt'), OUTSIDE);
+  await symlink(outside, join(folder, 'race_swap'));
+  journal = await openFileJournal({ dir: join(base, 'data', 'journal'), folder });
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+function context(callId = `call_${++calls}`): ToolContext {
+  return {
+    folder,
+    sessionId: 's1',
+    callId,
+    signal: new AbortController().signal,
+    onOutput: () => undefined,
+    services: { journal },
+  };
+}
+
+/** `refused`: a ToolError the model reads; `crashed`: any other error (the registry reports it too). */
+type Outcome =
+  | { kind: 'ok'; output: string }
+  | { kind: 'refused'; message: string }
+  | { kind: 'crashed'; message: string };
+
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+  callId?: string,
+): Promise<Outcome> {
+  const tool = createFileTools().find((t) => t.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  try {
+    const result: string | ToolReturn = await tool.execute(args as never, context(callId));
+    return { kind: 'ok', output: typeof result === 'string' ? result : result.output };
+  } catch (error) {
+    const message = (error as Error).message;
+    return error instanceof ToolError ? { kind: 'refused', message } : { kind: 'crashed', message };
+  }
+}
+
+/** Runs the racer for `seconds`; resolves with its swap count once it has put `race` back. */
+function runRacer(seconds: number): Promise<number> {
+  return new Promise((done, fail) => {
+    const child = spawn('python3', [RACER, folder, String(seconds)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const swaps = /swaps (\d+)/.exec(out);
+      if (code !== 0 || !swaps) fail(new Error(`racer failed (${code}): ${out}`));
+      else done(Number(swaps[1]));
+    });
+  });
+}
+
+/**
+ * Calls `work` over and over while the racer runs: at least RACE_SECONDS, and on (one second at
+ * a time, up to MAX_SECONDS) until MIN_ROUNDS calls were made, so a busy machine still tests
+ * enough calls. The outcome asserted (no leak) does not depend on timing.
+ */
+async function duringSwaps(
+  work: (i: number) => Promise<void>,
+): Promise<{ swaps: number; rounds: number }> {
+  let rounds = 0;
+  let swaps = 0;
+  for (let second = 0; second < MAX_SECONDS; second += 1) {
+    if (second >= RACE_SECONDS && rounds >= MIN_ROUNDS) break;
+    let finished = false;
+    const racer = runRacer(1).finally(() => (finished = true));
+    while (!finished) await work(rounds++);
+    swaps += await racer;
+  }
+  return { swaps, rounds };
+}
+
+describe.skipIf(!canRace)('file tools while a folder is swapped with a symlink out', () => {
+  it('read_file never returns the outside file', async () => {
+    let leaks = 0;
+    const failed = { refused: 0, crashed: 0 };
+    const { swaps, rounds } = await duringSwaps(async () => {
+      const outcome = await call('read_file', { path: 'race/secret.txt' });
+      if (outcome.kind !== 'ok') failed[outcome.kind] += 1;
+      else if (outcome.output.includes('OUTSIDE')) leaks += 1;
+      else expect(outcome.output).toContain('inside: harmless');
+    });
+    console.info(
+      `read_file race: ${rounds} reads, ${leaks} leaked, ${failed.refused} refused, ${failed.crashed} crashed, ${swaps} swaps`,
+    );
+    expect(swaps).toBeGreaterThan(1000);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect({ leaks, crashed: failed.crashed }).toEqual({ leaks: 0, crashed: 0 });
+  });
+
+  it('write_file and edit_file never write outside and never bring outside content in', async () => {
+    let written = 0;
+    const crashes: string[] = [];
+    const { swaps, rounds } = await duringSwaps(async (i) => {
+      const outcome =
+        i % 2 === 0
+          ? await call('write_file', { path: `race/new-${i}.txt`, content: `written ${i}\n` })
+          : await call('edit_file', {
+              path: 'race/secret.txt',
+              old_text: 'SECRET',
+              new_text: 'PWNED',
+            });
+      if (outcome.kind === 'ok') written += 1;
+      if (outcome.kind === 'crashed') crashes.push(outcome.message);
+    });
+    console.info(
+      `write race: ${rounds} writes/edits, ${written} done, ${crashes.length} crashed, ${swaps} swaps`,
+    );
+    expect(swaps).toBeGreaterThan(1000);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect(crashes.slice(0, 3)).toEqual([]);
+    expect((await readdir(outside)).sort()).toEqual(['outside-only.txt', 'secret.txt']);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(OUTSIDE);
+    for (const name of await readdir(join(folder, 'race'))) {
+      expect(await readFile(join(folder, 'race', name), 'utf8')).not.toMatch(/OUTSIDE|PWNED/);
+    }
+  });
+
+  it('list_dir, find_files and search never show what is outside', async () => {
+    let leaks = 0;
+    let crashed = 0;
+    const { rounds } = await duringSwaps(async (i) => {
+      const outcome =
+        i % 3 === 0
+          ? await call('list_dir', { path: 'race' })
+          : i % 3 === 1
+            ? await call('find_files', { pattern: '*.txt', path: 'race' })
+            : await call('search', { pattern: 'SECRET', path: 'race' });
+      if (outcome.kind === 'crashed') crashed += 1;
+      if (outcome.kind === 'ok' && /outside-only|SECRET\n|secret.txt:1/.test(outcome.output)) {
+        leaks += 1;
+      }
+    });
+    console.info(`listing race: ${rounds} calls, ${leaks} leaked, ${crashed} crashed`);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect({ leaks, crashed }).toEqual({ leaks: 0, crashed: 0 });
+  });
+
+  it('reverting an edit never restores the old content outside', async () => {
+    let reverted = 0;
+    let last: string | undefined;
+    const { rounds } = await duringSwaps(async (i) => {
+      if (last === undefined) {
+        const callId = `edit_${i}`;
+        const outcome = await call(
+          'write_file',
+          { path: 'race/secret.txt', content: `edited ${i}\n` },
+          callId,
+        );
+        if (outcome.kind === 'ok') last = callId;
+        return;
+      }
+      // The revert streams the kept copy back in a temp file and renames it: through the swap
+      // it must refuse, never put the copy (or its temp) in the outside folder.
+      const result = await journal.revert(last).catch((error: Error) => ({ ok: false, error }));
+      if (result.ok) reverted += 1;
+      if (result.ok || !journal.hasChanges(last)) last = undefined;
+    });
+    console.info(`revert edit race: ${rounds} rounds, ${reverted} reverted`);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect((await readdir(outside)).sort()).toEqual(['outside-only.txt', 'secret.txt']);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(OUTSIDE);
+    expect(await readFile(join(folder, 'race', 'secret.txt'), 'utf8')).toMatch(
+      /^(inside: harmless|edited \d+)\n$/,
+    );
+  });
+
+  it('reverting a created file never deletes or writes outside', async () => {
+    await writeFile(join(outside, 'victim.txt'), OUTSIDE);
+    let reverted = 0;
+    let last: string | undefined;
+    const { rounds } = await duringSwaps(async (i) => {
+      if (last === undefined) {
+        const callId = `create_${i}`;
+        const outcome = await call(
+          'write_file',
+          { path: 'race/victim.txt', content: 'mine\n' },
+          callId,
+        );
+        if (outcome.kind === 'ok') last = callId;
+        return;
+      }
+      const result = await journal.revert(last).catch((error: Error) => ({ ok: false, error }));
+      if (result.ok) reverted += 1;
+      if (!result.ok && !journal.hasChanges(last)) last = undefined;
+      if (result.ok) last = undefined;
+    });
+    console.info(`revert race: ${rounds} rounds, ${reverted} reverted`);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect((await readdir(outside)).sort()).toEqual([
+      'outside-only.txt',
+      'secret.txt',
+      'victim.txt',
+    ]);
+    expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe(OUTSIDE);
+  });
+});
