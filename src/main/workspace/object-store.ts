@@ -2,8 +2,9 @@
 // baseline of change tracking). Byte-exact: no filters, no line-ending or attribute handling.
 // An object is written to a temp file in the store and renamed to its sha256, so a crash leaves
 // either no object or a whole one; temps are swept when the store opens. Big files are copied as
-// a stream, never loaded whole (issue 10 item 8). Project files are opened only through
-// verified-fs.ts; the store's own folder is Tandem's and uses plain calls.
+// a stream, never loaded whole (issue 10 item 8). Project files are opened only through the
+// verified modules (verified-fs.ts, verified-dir-sync.ts); the store's own folder is Tandem's and
+// uses plain calls.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -22,7 +23,7 @@ import {
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, openPrivateFile } from '../store/private-files';
-import { openVerified, type VerifiedFile } from './verified-fs';
+import { openForReadVerifiedSync, type OpenedFileSync } from './verified-dir-sync';
 
 /** Files up to this size are read whole and diffed; above it they are streamed and compared by hash. */
 export const BIG_FILE_BYTES = 8 * 1024 * 1024;
@@ -73,22 +74,25 @@ export class ObjectStore {
 
   /**
    * Copies the project file at `path` (a real path inside `root`) into the store (`keep` false:
-   * only hashes it). It is opened through verified-fs, so a folder swapped for a symlink is refused
-   * (UnverifiedPathError), never read through. Undefined when it is gone or not a regular file.
+   * only hashes it). It is opened, then verified (its descriptor is that real path), so a folder
+   * swapped for a symlink is refused (UnverifiedPathError), never read through. Undefined when it
+   * is gone or not a regular file.
    */
   async putFile(root: string, path: string, keep = true): Promise<StoredContent | undefined> {
-    let file: VerifiedFile;
+    let file: OpenedFileSync;
     try {
-      file = await openVerified(root, path);
+      // Synchronous (verified-dir-sync.ts): a first look reads every file of the project, and a
+      // promise per system call would cost ten times the calls themselves.
+      file = openForReadVerifiedSync(root, path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       throw error; // Unreadable or unverifiable: the caller says so.
     }
     try {
-      return await this.putOpened(file.handle.fd, keep);
+      return await this.putOpened(file.fd, keep);
     } finally {
-      await file.handle.close();
+      closeSync(file.fd);
     }
   }
 

@@ -2,9 +2,11 @@
 // (policy: is it inside, what does it resolve to); this module then opens exactly that real path
 // and proves, from the open descriptor, that it is what was judged before reading or writing
 // (fd-verify.ts). A folder swapped for a symlink between the two gets a refusal, never the file
-// behind the symlink. The file tools, the undo journal (before/after images, its writes, reverts,
-// crash reconcile) and change tracking's content reads all come through here. Tandem's own data
-// folder (journal, object store) is not reachable by the agent and uses plain calls.
+// behind the symlink. The file tools and the undo journal (before/after images, its writes,
+// reverts, crash reconcile) come through here; the scan worker (search, find_files, big read_file
+// windows) and change tracking's content reads use the synchronous twin, verified-dir-sync.ts.
+// Tandem's own data folder (journal, object store) is not reachable by the agent and uses plain
+// calls.
 //
 // API — `root` is the project's real path; `path` is a real path inside it (the guard's `path`,
 // absolute, or relative to root), with no symlinks in it. A path that is not its own real path is
