@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PermissionMode, SandboxState, ToolEffect } from '../shared/tool-types';
 import { probeSandbox } from '../main/shell/sandbox-probe';
-import { defaultDataDir } from '../main/store/data-dir';
+import { defaultDataDir, realDataFolder } from '../main/store/data-dir';
 import type { ToolTarget } from '../main/tools/tool';
 import { GrantBook } from '../main/permissions/grant-book';
 import { MODE_LABELS } from '../shared/mode-labels';
@@ -63,7 +63,8 @@ export async function policyCommand(
     return 2;
   }
   const env = options.env ?? process.env;
-  const store = new JsonFilePermissionsStore(flags.dataDir ?? defaultDataDir(env));
+  const dataDir = flags.dataDir ?? defaultDataDir(env);
+  const store = new JsonFilePermissionsStore(dataDir);
   let stored;
   try {
     stored = await store.load(folder);
@@ -86,6 +87,7 @@ export async function policyCommand(
       rules: stored.rules.map((r) => r.rule),
       grants: new GrantBook().active(folder, null),
       sandbox,
+      dataFolders: [realDataFolder(resolve(options.cwd ?? process.cwd(), dataDir))],
     },
     options.deps ?? realPolicyDeps,
   );

@@ -5,6 +5,7 @@ import type { RunFinishReason } from '../shared/events';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { forgetSecretVariables } from '../main/shell/command-env';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import type { CliCommand } from './commands';
 import { createEventPrinter } from './run-output';
@@ -71,6 +72,9 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       EXIT.setup,
     );
   }
+  // Read once, then gone from this process's environment (in a real run io.env is process.env):
+  // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
+  forgetSecretVariables(io.env, [flags.apiKeyEnv], [apiKey]);
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
   const provider = createOpenAIProvider({
     baseUrl: flags.baseUrl,
@@ -112,6 +116,8 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
+      secretNames: [flags.apiKeyEnv],
+      secretValues: [apiKey],
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
     });

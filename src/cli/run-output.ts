@@ -32,7 +32,7 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
         return;
       case 'tool-result':
         io.stderr.write(
-          `  ${event.ok ? '✓' : '✗'} ${trace.output(short(event.output.split('\n')[0] ?? ''))} (${event.durationMs} ms)\n`,
+          `  ${event.ok ? '✓' : '✗'} ${trace.output(short(event.output.split('\n')[0] ?? ''))} (${event.durationMs} ms${masked(event.secrets?.length ?? 0)})\n`,
         );
         return;
       case 'error':
@@ -50,6 +50,13 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
         return;
     }
   };
+}
+
+function masked(count: number): string {
+  if (count === 0) return '';
+  return count === 1
+    ? '; 1 secret masked for the model'
+    : `; ${count} secrets masked for the model`;
 }
 
 /** At most 160 characters, cut between code points (before escaping, so no escape is cut). */

@@ -279,6 +279,23 @@ describe('the run printed in the terminal', () => {
     expect(err()).toContain(`… provider said: ${shows.slice(0, 20)}`);
   });
 
+  it('says how many secrets the model did not see, and prints only the masked text', () => {
+    const { io, err } = memoryIo(false);
+    const print = createEventPrinter(io, false);
+    print({
+      type: 'tool-result',
+      runId: 'r',
+      callId: 'c',
+      ok: true,
+      output: 'KEY=[secret masked: value of KEY, 12 chars]',
+      durationMs: 5,
+      secrets: [{ kind: 'value of KEY', chars: 12 }],
+      unmasked: 'KEY=abc123def456',
+    });
+    expect(err()).toContain('(5 ms; 1 secret masked for the model)');
+    expect(err()).not.toContain('abc123def456');
+  });
+
   it('--json keeps the value but writes DEL, C1 and bidi characters as \\u escapes', () => {
     const { io, out } = memoryIo(false);
     const print = createEventPrinter(io, true);

@@ -8,6 +8,7 @@ import { createElectronConfirm } from './ipc/electron-confirm';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
 import { GrantBook } from './permissions/grant-book';
+import { forgetSecretVariables } from './shell/command-env';
 import { probeSandbox } from './shell/sandbox-probe';
 import { shellSessions } from './shell/shell-sessions';
 import { createAgentRunControllerFactory } from './ipc/agent-run-controller';
@@ -15,6 +16,9 @@ import { createElectronSecretStore } from './store/electron-secret-store';
 import { createElectronPermissionsStore } from './store/electron-permissions-store';
 import { createElectronSettingsStore } from './store/electron-settings-store';
 import { loadWindowState } from './store/electron-window-state';
+
+// Keys the person exported are not Tandem's to pass on: no child process inherits them.
+forgetSecretVariables(process.env);
 
 // Lets tests and portable setups keep all state in one folder.
 if (process.env.TANDEM_USER_DATA_DIR) app.setPath('userData', process.env.TANDEM_USER_DATA_DIR);
@@ -135,6 +139,8 @@ function createWindow(): void {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: true,
+      // A middle click on a link would go past the will-navigate guard as a new window request.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   state.track(window);

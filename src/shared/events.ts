@@ -1,7 +1,14 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
 import type { ChangeReport } from './change-report';
-import type { ApprovalAnswer, Decision, ToolEffect, ToolPreview, Usage } from './tool-types';
+import type {
+  ApprovalAnswer,
+  Decision,
+  SecretMark,
+  ToolEffect,
+  ToolPreview,
+  Usage,
+} from './tool-types';
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
@@ -73,8 +80,15 @@ export type RunEvent =
       readonly runId: string;
       readonly callId: string;
       readonly ok: boolean;
-      /** What the model was given. */
+      /** What the model was given: secrets in the tool's output masked. */
       readonly output: string;
+      /** The secrets masked in `output`, in order; absent when there were none. */
+      readonly secrets?: readonly SecretMark[];
+      /**
+       * The output as the tool gave it, for the person to reveal in the window; present only when
+       * something was masked. Never sent to the model.
+       */
+      readonly unmasked?: string;
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;

@@ -102,6 +102,8 @@ const eventSchema = z.discriminatedUnion('type', [
     provenance: z.string().optional(),
     changes: changeReportSchema.optional(),
     taintedBy: z.string().optional(),
+    secrets: z.array(z.object({ kind: z.string(), chars: z.number() })).optional(),
+    unmasked: z.string().optional(),
   }),
   z.object({
     type: z.literal('usage'),

@@ -63,6 +63,13 @@ export interface CommandVerdict {
 export type RunBasis = 'read-only' | 'rule' | 'grant' | 'person' | 'mode';
 
 /** Whether shell commands run inside an OS sandbox, and which. */
+/** A secret found in a tool's output and masked for the model (the kind, and its length). */
+export interface SecretMark {
+  /** What it looked like: "AWS access key", "value of DATABASE_PASSWORD". */
+  readonly kind: string;
+  readonly chars: number;
+}
+
 export interface SandboxState {
   readonly kind: 'bwrap' | 'sandbox-exec' | 'none';
   readonly available: boolean;

@@ -5,6 +5,7 @@
 import type { RunEvent } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
+import { realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
@@ -35,6 +36,8 @@ export interface WorkspaceAgentOptions {
   readonly shellSessions?: ShellSessions;
   /** Environment variable names holding secrets, kept out of commands. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the provider's API key): no command's environment carries them. */
+  readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
@@ -89,7 +92,10 @@ async function compose(
   if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
     await settled;
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
+  const dataFolders = [realDataFolder(options.dataDir)];
   const services: ToolServices = {
+    // No tool and no command touches Tandem's own data, even where it lies inside the project.
+    dataFolders,
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
       recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
@@ -108,6 +114,7 @@ async function compose(
       shell: {
         ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
         ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+        ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
         snapshotBefore: (callId) => tracker.snapshotBefore(keyOf(callId)),

@@ -129,6 +129,8 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      // The stored key is never in an environment, but a copy the person exported would be.
+      ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(sessionId ? { sessionId } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {

@@ -38,6 +38,11 @@ export interface PolicyInput {
   readonly sandbox: SandboxState;
   /** Set once the run has taken in network or MCP content: exec and network grants pause. */
   readonly taintedBy?: string;
+  /**
+   * Real paths of Tandem's own data folders: paths into them are refused, command arguments
+   * naming them ask, and with one inside the project no command runs unsandboxed unasked.
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 export interface PolicyDecision {
@@ -122,7 +127,9 @@ async function decidePath(
   access: 'read' | 'write',
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const guard = await deps.guardPath(input.folder, requested, access);
+  const guard = await deps.guardPath(input.folder, requested, access, {
+    untouchable: input.dataFolders ?? [],
+  });
   if (!guard.ok) {
     return refuse([guard.reason], `${input.toolName} was refused: ${guard.reason}`);
   }
@@ -172,8 +179,19 @@ async function decideCommand(
   command: string,
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const verdict = await deps.classifyCommand(command, input.folder);
+  const verdict = await deps.classifyCommand(command, input.folder, {
+    untouchable: input.dataFolders ?? [],
+  });
   const judged = { parts: verdict.parts, command: verdict };
+  const exposed = exposedDataFolder(input);
+  if (exposed !== undefined) {
+    // Without a sandbox to hide it, even `grep -r x .` would read Tandem's data in the project.
+    const why = `Tandem's own data folder (${exposed}) is inside the project and commands are not sandboxed here`;
+    if (mode === 'read-only') {
+      return { ...refuse([why], `The command \`${command}\` was not run: ${why}.`), ...judged };
+    }
+    return { ...ask([`${why}, so every command asks`], []), ...judged };
+  }
   if (verdict.safe) {
     return {
       ...run(['every part is a read-only command'], PROVENANCE_READ_ONLY, 'read-only'),
@@ -221,6 +239,13 @@ async function decideCommand(
     ),
     ...judged,
   };
+}
+
+/** A data folder inside the project that no sandbox hides from commands, if there is one. */
+function exposedDataFolder(input: PolicyInput): string | undefined {
+  if (input.sandbox.available) return undefined;
+  const root = input.folder.endsWith('/') ? input.folder : `${input.folder}/`;
+  return (input.dataFolders ?? []).find((dir) => dir === input.folder || dir.startsWith(root));
 }
 
 function decideNetwork(input: PolicyInput, mode: PermissionMode, what: string): Verdict {

@@ -116,10 +116,10 @@ async function judgeCommand(
 /** Parts of a command the grammar did not accept, for the card: best-effort words, judged alone. */
 function shownParts(
   root: SyntaxNode,
-  folder: string,
+  start: Place,
   partReasons: ReadonlyMap<number, readonly string[]>,
 ): CommandPart[] {
-  const place: Place = { root: folder, bases: [folder] };
+  const place = start;
   return allCommands(root).map((node) => {
     const argv: string[] = [];
     for (const child of node.namedChildren) {
@@ -138,23 +138,34 @@ function shownParts(
   });
 }
 
+export interface ClassifyOptions {
+  /** Real paths of Tandem's own data folders: a path argument into one asks. */
+  readonly untouchable?: readonly string[];
+}
+
 export async function classifyCommand(
   command: string,
   folder: string,
+  options: ClassifyOptions = {},
 ): Promise<CommandClassification> {
+  const start: Place = {
+    root: folder,
+    bases: [folder],
+    ...(options.untouchable?.length ? { untouchable: options.untouchable } : {}),
+  };
   const textReasons = commandTextReasons(command);
   const tree = await parseBash(command);
   try {
     const grammar = readScript(tree.rootNode);
     if (!grammar.fits) {
-      const parts = grammar.parsed ? shownParts(tree.rootNode, folder, grammar.partReasons) : [];
+      const parts = grammar.parsed ? shownParts(tree.rootNode, start, grammar.partReasons) : [];
       const structural = [...textReasons, ...grammar.reasons];
       const reasons = [...new Set([...structural, ...parts.flatMap((p) => p.reasons)])];
       return { command, parsed: grammar.parsed, safe: false, parts, reasons, structural };
     }
     const judged: JudgedPart[] = [];
     const built: BuiltItem[] = [];
-    let place: Place = { root: folder, bases: [folder] };
+    let place: Place = start;
     for (const item of grammar.items) {
       if (item.kind === 'operator') {
         built.push(item);

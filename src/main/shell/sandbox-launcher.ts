@@ -19,6 +19,11 @@ export interface SandboxPlan {
   readonly home: string;
   readonly allowNetwork: boolean;
   readonly access: ProjectAccess;
+  /**
+   * Real paths of Tandem's own data folders. Each one the command could otherwise see (inside the
+   * project, or anywhere not already hidden) is covered by an empty read-only tmpfs.
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 /** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
@@ -190,9 +195,38 @@ export function bwrapArgv(
     plan.folder,
     ...gitMounts(plan.access, gitEntries),
   );
+  // Last, so they cover the project's bind: an empty, read-only folder is all a command sees.
+  for (const dir of dataFoldersToHide(plan)) argv.push('--tmpfs', dir, '--remount-ro', dir);
   if (!plan.allowNetwork) argv.push('--unshare-net');
   argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
   return argv;
+}
+
+/**
+ * The data folders bwrap must cover: those that exist, are not hidden already (by the private
+ * /tmp or the hidden home folder) unless the project makes them visible again, and do not hold the
+ * project itself (the folder rules refuse such a project; it could not be hidden without it).
+ */
+export function dataFoldersToHide(plan: SandboxPlan): string[] {
+  const hiddenHome =
+    plan.home !== '' &&
+    plan.home !== '/' &&
+    !isInside(plan.home, '/tmp') &&
+    !isInside(plan.folder, plan.home);
+  return (plan.dataFolders ?? []).filter((dir) => {
+    if (isInside(dir, plan.folder) || !isDirectory(dir)) return false;
+    if (isInside(plan.folder, dir)) return true;
+    if (isInside('/tmp', dir)) return false;
+    return !(hiddenHome && isInside(plan.home, dir));
+  });
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Folders of host sockets, emptied for read-only commands (not when the project is inside one). */
@@ -255,6 +289,13 @@ export function sandboxExecProfile(
       ';; The home folder is hidden, apart from the project.',
       `(deny file-read* (subpath ${quoteSbpl(plan.home)}))`,
       `(allow file-read* (subpath ${quoteSbpl(plan.folder)}) (literal ${quoteSbpl(plan.home)}))`,
+    );
+  }
+  for (const dir of plan.dataFolders ?? []) {
+    if (isInside(dir, plan.folder)) continue;
+    lines.push(
+      ";; Tandem's own data (settings, approvals, transcripts, undo history) is never reached.",
+      `(deny file-read* file-write* (subpath ${quoteSbpl(dir)}))`,
     );
   }
   if (plan.access.kind === 'read-only') {

@@ -3,10 +3,10 @@
 // numbers and command diffs would mix), and owned by at most one process (the project lock). A
 // process that finds the project owned by another opens it read-only and says who holds it.
 // Opening also tightens the modes of data an older version wrote (issue 11 item 4).
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { projectDataDir } from '../store/data-dir';
+import { projectDataDir, realDataFolder } from '../store/data-dir';
 import {
   ensurePrivateDir,
   tightenDataRoot,
@@ -90,7 +90,8 @@ async function create(projectDir: string, options: ProjectJournalOptions): Promi
     folder: options.folder,
     trackDir: join(projectDir, 'track'),
     journal,
-    skip: [realOr(options.dataDir)],
+    // Tandem's own data, should it lie inside the project: never tracked, never put back.
+    skip: [realDataFolder(options.dataDir)],
     ...options.tracker,
   });
   const tightened = readOnly ? Promise.resolve() : tightenOnce(projectDir);
@@ -115,13 +116,5 @@ async function tightenOnce(projectDir: string): Promise<void> {
     touchPrivateFile(marker);
   } catch {
     // Best effort: tried again next time.
-  }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }

@@ -32,6 +32,8 @@ export interface ContentSearchJob {
   readonly start: string;
   readonly startRelative: string;
   readonly startIsFile: boolean;
+  /** Real paths the walk never enters (Tandem's own data folders). */
+  readonly skip?: readonly string[];
   readonly pattern: string;
   readonly literal: boolean;
   readonly caseSensitive: boolean;
@@ -63,7 +65,7 @@ export function searchContent(job: ContentSearchJob): ContentSearchReport {
 
   const entries: Iterable<WalkEntry> = job.startIsFile
     ? startFile(job, bounds)
-    : walkProject(job.folder, job.start, bounds.walk);
+    : walkProject(job.folder, job.start, bounds.walk, job.skip);
   let finished = true;
   for (const entry of entries) {
     if (entry.type === 'dir') continue;

@@ -50,6 +50,7 @@ export const findFilesTool = defineTool({
         kind: 'names',
         folder: root,
         start,
+        skip: ctx.services.dataFolders ?? [],
         pattern: args.pattern,
         maxResults: args.max_results ?? DEFAULT_MAX_RESULTS,
         limits: {

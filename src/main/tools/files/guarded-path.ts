@@ -18,7 +18,9 @@ export async function guarded(
   requested: string,
   access: 'read' | 'write',
 ): Promise<GuardedPath> {
-  const result = await guardPath(ctx.folder, requested, access);
+  const result = await guardPath(ctx.folder, requested, access, {
+    untouchable: ctx.services.dataFolders ?? [],
+  });
   if (!result.ok) throw new ToolError(`Refused: ${result.reason}.`);
   return { root: result.root, path: result.path, relative: result.relative };
 }

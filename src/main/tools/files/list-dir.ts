@@ -50,7 +50,14 @@ export const listDirTool = defineTool({
     };
 
     // Each folder is opened and verified, and its children are reached through it (never by path).
-    const visit = async (dir: VerifiedDir, prefix: string, level: number): Promise<void> => {
+    const dataFolders = ctx.services.dataFolders ?? [];
+    // `at` is the real path of `dir`, to recognise Tandem's own data folder by its path.
+    const visit = async (
+      dir: VerifiedDir,
+      at: string,
+      prefix: string,
+      level: number,
+    ): Promise<void> => {
       const dirents = await dir.list().catch((error: unknown) => {
         if (level === 1) throw error;
         unreadable(level, error);
@@ -67,13 +74,15 @@ export const listDirTool = defineTool({
         if (dirent.isSymbolicLink()) {
           const target = await dir.readlink(dirent.name).catch(() => '?');
           lines.push(`${indent}${prefix}${dirent.name} -> ${target}`);
+        } else if (dirent.isDirectory() && dataFolders.includes(`${at}/${dirent.name}`)) {
+          lines.push(`${indent}${prefix}${dirent.name}/ (Tandem's own data folder: not listed)`);
         } else if (dirent.isDirectory()) {
           const skip = !args.include_all && SKIPPED_BY_DEFAULT.has(dirent.name);
           lines.push(
             `${indent}${prefix}${dirent.name}/${skip && level < depth ? ' (not listed)' : ''}`,
           );
           if (skip) skipped.add(dirent.name);
-          else if (level < depth) await visitChild(dir, dirent.name, level + 1);
+          else if (level < depth) await visitChild(dir, at, dirent.name, level + 1);
         } else if (dirent.isFile()) {
           lines.push(`${indent}${prefix}${dirent.name}`);
         } else {
@@ -83,7 +92,12 @@ export const listDirTool = defineTool({
       }
     };
 
-    const visitChild = async (parent: VerifiedDir, name: string, level: number): Promise<void> => {
+    const visitChild = async (
+      parent: VerifiedDir,
+      at: string,
+      name: string,
+      level: number,
+    ): Promise<void> => {
       let child: VerifiedDir;
       try {
         child = await parent.child(name);
@@ -92,7 +106,7 @@ export const listDirTool = defineTool({
         return;
       }
       try {
-        await visit(child, '', level);
+        await visit(child, `${at}/${name}`, '', level);
       } finally {
         await child.close();
       }
@@ -102,7 +116,7 @@ export const listDirTool = defineTool({
       await verified(async () => {
         const dir = await openDirVerified(root, path);
         try {
-          await visit(dir, '', 1);
+          await visit(dir, path, '', 1);
         } finally {
           await dir.close();
         }

@@ -9,6 +9,8 @@ export interface NameSearchJob {
   readonly kind: 'names';
   readonly folder: string;
   readonly start: string;
+  /** Real paths the walk never enters (Tandem's own data folders). */
+  readonly skip?: readonly string[];
   readonly pattern: string;
   readonly maxResults: number;
   readonly limits: ScanLimits;
@@ -28,7 +30,7 @@ export function searchNames(job: NameSearchJob): NameSearchReport {
   const found: string[] = [];
   let leftOut = 0;
   let finished = true;
-  for (const entry of walkProject(job.folder, job.start, bounds.walk)) {
+  for (const entry of walkProject(job.folder, job.start, bounds.walk, job.skip)) {
     if (entry.type === 'special') {
       bounds.special += 1;
       continue;

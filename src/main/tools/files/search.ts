@@ -68,6 +68,7 @@ export const searchTool = defineTool({
         start,
         startRelative: relative,
         startIsFile: kind !== 'folder',
+        skip: ctx.services.dataFolders ?? [],
         pattern: args.pattern,
         ...options,
         ...(args.glob ? { glob: args.glob } : {}),

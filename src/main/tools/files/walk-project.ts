@@ -53,6 +53,8 @@ export function* walkProject(
   folder: string,
   start: string,
   problems: WalkProblems,
+  /** Real paths never entered nor reported (Tandem's own data folders). */
+  skip: readonly string[] = [],
 ): Generator<WalkEntry> {
   const startRel = toPosix(relativePath(folder, start));
   let levels: IgnoreLevel[] = [];
@@ -80,6 +82,7 @@ export function* walkProject(
       for (const dirent of dirents) {
         if (dirent.name === '.git') continue;
         const childRel = rel ? `${rel}/${dirent.name}` : dirent.name;
+        if (skip.includes(`${folder}/${childRel}`)) continue;
         const type = typeOf(dirent);
         if (active.length > 0 && isIgnored(active, childRel, type === 'dir')) continue;
         yield { relative: childRel, type, dir, name: dirent.name };

@@ -64,6 +64,20 @@ describe('commandText', () => {
   ])('%s', (_name, over, expected) => {
     expect(commandText(tool(over))).toBe(expected);
   });
+
+  it('cuts the note from the result as shown: masked for the agent, or revealed', () => {
+    const secret: ChangeReport = {
+      ...changed,
+      files: [file('.env', { diff: '+TOKEN=ghp_abcdefabcdefabcdefabcdefabcdefabcdef' })],
+    };
+    const unmasked = resultOf('exit 0', secret);
+    // The masked text's note is not the note of the data: shown whole, secret still masked.
+    const masked = unmasked.replace(/ghp_\w+/, '[secret masked: github token, 40 chars]');
+    const item = tool({ result: masked, unmasked, changes: secret });
+    expect(commandText(item, item.unmasked)).toBe('exit 0');
+    expect(commandText(item)).toBe(masked);
+    expect(commandText(item, item.result)).not.toContain('ghp_');
+  });
 });
 
 describe('canRevert', () => {

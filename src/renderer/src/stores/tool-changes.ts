@@ -9,14 +9,16 @@ type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
 const FILE_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 /**
- * What the command printed: the result without the change note that was appended to it. The note
- * is rendered again from the data and compared whole, so a file name cannot move the cut.
+ * What the command printed: `result` (the result as shown: masked, or revealed by the person)
+ * without the change note that was appended to it. The note is rendered again from the data and
+ * compared whole, so a file name cannot move the cut; a result whose note had a secret masked no
+ * longer ends with it and is shown whole.
  */
-export function commandText(tool: ToolItem): string {
-  const result = tool.result ?? '';
-  if (!tool.changes) return result;
+export function commandText(tool: ToolItem, result: string | undefined = tool.result): string {
+  const text = result ?? '';
+  if (!tool.changes) return text;
   const note = `\n\n${renderChangeNote(tool.changes)}`;
-  return result.endsWith(note) ? result.slice(0, -note.length) : result;
+  return text.endsWith(note) ? text.slice(0, -note.length) : text;
 }
 
 /** A write or edit that ran, or a command whose changes the journal recorded. */

@@ -1,7 +1,7 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
 import type { ChangeReport } from '../../../shared/change-report';
 import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
-import type { ApprovalAnswer, ToolEffect, Usage } from '../../../shared/tool-types';
+import type { ApprovalAnswer, SecretMark, ToolEffect, Usage } from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
 
@@ -28,8 +28,11 @@ export type TraceItem =
       readonly output: string;
       /** Characters ever streamed, so a terminal knows what it has not written yet. */
       readonly outputTotal: number;
-      /** What the model was given, once finished. */
+      /** What the model was given, once finished (secrets masked). */
       readonly result?: string;
+      /** Secrets masked in `result`, and the result as the tool gave it, for the person only. */
+      readonly secrets?: readonly SecretMark[];
+      readonly unmasked?: string;
       readonly durationMs?: number;
       readonly provenance?: string;
       /** What a command changed on disk, as data. */
