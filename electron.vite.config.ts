@@ -15,7 +15,7 @@ const cliEntry = resolve(__dirname, 'src/cli/index.ts');
 const hasCli = existsSync(cliEntry);
 
 // ESM-only packages: bundled into main/CLI so the CommonJS output never require()s an ES module.
-const bundledEsmOnly = ['electron-store', 'strip-ansi'];
+const bundledEsmOnly = ['electron-store', 'strip-ansi', 'marked'];
 
 /** The CLI chunk is a program: give it a shebang (via `banner`) and the executable bit. */
 function executableCli(): Plugin {

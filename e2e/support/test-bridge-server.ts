@@ -1,6 +1,7 @@
 // Provides main's side of `window.tandem` to a page in plain Chromium: a WebSocket server that
 // runs the REAL handlers (src/main/ipc/create-handlers.ts) behind the same validation wrapper
 // Electron uses. Only the Electron transport is swapped out.
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
@@ -12,6 +13,7 @@ import { createAgentRunControllerFactory } from '../../src/main/ipc/agent-run-co
 import { GrantBook } from '../../src/main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../../src/main/permissions/project-permissions-store';
 import { presetForBaseUrl } from '../../src/shared/provider-presets';
+import type { ProviderTimeoutSettings } from '../../src/shared/provider-timeouts';
 import { storeApiKey } from '../../src/main/store/provider-config';
 import { JsonFileSettingsStore } from '../../src/main/store/provider-settings';
 import { MemorySecretStore } from '../../src/main/store/secret-store';
@@ -42,22 +44,34 @@ export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
       readonly baseUrl: string;
       readonly model: string;
       readonly apiKey?: string;
+      /** How long to wait for the provider; absent means the defaults. */
+      readonly timeouts?: ProviderTimeoutSettings;
     };
     /**
      * Run the REAL agent behind the window (createAgentRunControllerFactory): the provider from
      * the stored settings, real tools in the opened folder, the real permission gate and broker.
      */
     readonly realAgent?: boolean;
+    /**
+     * Whether a socket may connect (its Origin and token, say); every socket may when absent,
+     * as in the tests, whose pages are the only ones in their browser.
+     */
+    readonly admit?: (request: IncomingMessage) => boolean;
   };
 
 export async function startTestBridge(options: TestBridgeOptions): Promise<TestBridge> {
-  const { provider, realAgent, ...deps } = options;
+  const { provider, realAgent, admit, ...deps } = options;
   // The same stores the CLI uses: JSON files in the (temporary) data folder, the key in memory.
   const settings = deps.settings ?? new JsonFileSettingsStore(deps.dataDir);
   const secrets = deps.secrets ?? new MemorySecretStore();
   if (provider) {
     const presetId = presetForBaseUrl(provider.baseUrl).id;
-    await settings.save({ baseUrl: provider.baseUrl, model: provider.model, presetId });
+    await settings.save({
+      baseUrl: provider.baseUrl,
+      model: provider.model,
+      presetId,
+      ...(provider.timeouts !== undefined ? { timeouts: provider.timeouts } : {}),
+    });
     if (provider.apiKey !== undefined) await storeApiKey(settings, secrets, provider.apiKey);
   }
   // One instance of each, shared by the handlers and the agent, as in the app.
@@ -96,7 +110,11 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
     ...(runControllerFactory ? { runControllerFactory } : {}),
   });
   const dispatch = createValidatedDispatcher(backend.handlers);
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  const server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    ...(admit ? { verifyClient: (info: { req: IncomingMessage }) => admit(info.req) } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,12 +1,17 @@
-// Issue 11 item 5, the second wall: Tandem's data folder inside the project folder (the window
-// refuses to open such a project; `tandem run --data-dir` can still make one) is untouchable by
-// every tool and every command. A real `tandem run` in autonomous mode, where every write and
-// command runs without asking, is told by the model to read, list, search, overwrite and delete
-// Tandem's own files; none of it reaches them.
+// Issue 11 item 5, the second wall: Tandem's data folder inside the project folder is untouchable
+// by every tool and every command. The first wall keeps such a project from being opened at all
+// (the window and `tandem run` both refuse it, asserted last here); the second holds wherever the
+// data folder turns up anyway, so it is tested on the composition the CLI runs, after that check:
+// the real provider over HTTP, the CLI's permission gate, the workspace agent with the built-in
+// tools, bubblewrap. The model, in autonomous mode where every write and command runs without
+// asking, is told to read, list, search, overwrite and delete Tandem's own files; none of it
+// reaches them.
 import { readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIProvider } from '../main/agent/provider';
+import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { projectDataDir } from '../main/store/data-dir';
 import { makeTempDir } from '../test-support/agent-harness';
@@ -14,8 +19,10 @@ import {
   startScriptedOpenAIServer,
   type ScriptedServer,
 } from '../test-support/scripted-openai-server';
+import type { PermissionMode } from '../shared/tool-types';
 import type { CliIo } from './cli-io';
 import { main } from './index';
+import { createRunPermissionGate } from './run-permission-gate';
 
 const MARKER = 'TANDEM-DATA-MARKER-7f3a';
 /** Finds the marker without being it, so the command's own text (in the transcript) is no hit. */
@@ -56,32 +63,29 @@ async function setup(
   return { server, folder, dataDir, rules } satisfies Setup;
 }
 
-async function run(s: Setup, mode: string): Promise<{ code: number; answers: string[] }> {
-  const io: CliIo = {
-    stdout: { write: () => true },
-    stderr: { write: () => true },
+/** What `tandem run` composes once the folder is accepted, run to the end. */
+async function run(s: Setup, mode: PermissionMode): Promise<{ code: string; answers: string[] }> {
+  const permissions = createRunPermissionGate({
+    folder: s.folder,
+    dataDir: s.dataDir,
+    mode,
     stdin: Readable.from([]),
     stdinIsTTY: false,
-    env: { OPENAI_API_KEY: 'k' },
-    cwd: s.folder,
-  };
-  const code = await main(
-    [
-      'run',
-      '--folder',
-      s.folder,
-      '--data-dir',
-      s.dataDir,
-      '--base-url',
-      s.server.baseUrl,
-      '--model',
-      'm',
-      '--mode',
-      mode,
-      'go',
-    ],
-    io,
-  );
+    write: () => undefined,
+  });
+  const workspace = await openWorkspaceAgent({
+    provider: createOpenAIProvider({ baseUrl: s.server.baseUrl, model: 'm', apiKey: 'k' }),
+    gate: permissions.gate,
+    folder: s.folder,
+    dataDir: s.dataDir,
+  });
+  let code: string;
+  try {
+    code = await workspace.agent.startRun('go').done;
+  } finally {
+    permissions.close();
+    await workspace.close();
+  }
   const messages = s.server.chatBodies()[1]?.messages ?? [];
   return {
     code,
@@ -107,7 +111,7 @@ describe("Tandem's data folder inside the project", () => {
     ]);
     const before = await readFile(join(s.folder, s.rules), 'utf8');
     const { code, answers } = await run(s, 'autonomous');
-    expect(code).toBe(0);
+    expect(code).toBe('done');
     // Refused by the policy before the tool runs, or by the tool's own guard (list_dir's path).
     const refused = /^(Error: Refused: |\w+ was refused: ).* is in Tandem's own data folder/;
     expect(answers[0]).toMatch(refused);
@@ -140,13 +144,33 @@ describe("Tandem's data folder inside the project", () => {
     ]);
     const before = await readFile(join(s.folder, s.rules), 'utf8');
     const { code, answers } = await run(s, 'autonomous');
-    expect(code).toBe(0);
+    expect(code).toBe('done');
     expect(answers[0]).toContain('end');
     expect(answers[0]).not.toContain(MARKER);
-    // The command's snapshot leaves Tandem's own files out: its transcript and shadow repository
+    // The change tracker leaves Tandem's own files out: its transcript and journal
     // changed while the command ran, and reverting the command must never put them back.
     expect(answers[0]).not.toMatch(/Changes on disk[^\n]*\n[^]*\.tandem-data\//);
     expect(answers[1]).not.toContain(MARKER);
     expect(await readFile(join(s.folder, s.rules), 'utf8')).toBe(before);
+  });
+
+  it('is refused by tandem run before anything runs (the first wall)', async () => {
+    const s = await setup(() => [{ name: 'list_dir', arguments: { path: '.' } }]);
+    let err = '';
+    const io: CliIo = {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (err += text) },
+      stdin: Readable.from([]),
+      stdinIsTTY: false,
+      env: { OPENAI_API_KEY: 'k' },
+      cwd: s.folder,
+    };
+    const argv = ['run', '--folder', s.folder, '--data-dir', s.dataDir];
+    const flags = ['--base-url', s.server.baseUrl, '--model', 'm', '--mode', 'autonomous', 'go'];
+    expect(await main([...argv, ...flags], io)).toBe(3);
+    expect(err).toContain(
+      `Tandem does not work in ${s.folder}: it contains Tandem's own data folder (${s.dataDir})`,
+    );
+    expect(s.server.requests).toHaveLength(0);
   });
 });

@@ -36,6 +36,17 @@ export interface PolicyCommandOptions {
 export const POLICY_USAGE =
   'usage: tandem policy --folder DIR (--command "CMD" | --path P --access read|write) [--mode ask|auto-edit|read-only|autonomous] [--data-dir DIR] [--json]';
 
+const POLICY_EXAMPLES = `
+Says whether a command or a file access would run, ask or be refused in a project, and why: the
+same decision the runner makes, with the project's stored mode and rules.
+
+Examples:
+  tandem policy --folder . --command "npm test && git push"
+  tandem policy --folder . --command "ls -la src" --json
+  tandem policy --folder . --path ../secrets.txt --access read
+  tandem policy --folder . --path src/app.ts --access write --mode auto-edit
+`;
+
 /** Exit code 0 whatever the decision; 2 for bad flags; 1 when the project's settings cannot be read. */
 export async function policyCommand(
   argv: readonly string[],
@@ -43,7 +54,7 @@ export async function policyCommand(
   options: PolicyCommandOptions = {},
 ): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(`${POLICY_USAGE}\n`);
+    io.stdout(`${POLICY_USAGE}\n${POLICY_EXAMPLES}`);
     return 0;
   }
   const parsed = parseFlags(argv);

@@ -1,52 +1,42 @@
 // `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
 // says how it ended.
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import type { RunFinishReason } from '../shared/events';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { forgetSecretVariables } from '../main/shell/command-env';
+import { probeSandbox } from '../main/shell/sandbox-probe';
+import { windowDataDir } from '../main/store/window-data-dir';
+import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
+import { styleFor, type CliStyle } from './cli-style';
 import type { CliCommand } from './commands';
+import { chooseProvider, DEFAULT_API_KEY_ENV } from './provider-choice';
+import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flags';
+import { runHeader } from './run-header';
 import { createEventPrinter } from './run-output';
-import { parseRunFlags, type RunFlags } from './run-flags';
 import { createRunPermissionGate } from './run-permission-gate';
-import { terminalTextFor } from './terminal-text';
-
-const USAGE = `Usage: tandem run --folder DIR --base-url URL --model NAME [options] "task"
-
-Options:
-  --folder DIR         the project folder (default: the current folder)
-  --base-url URL       an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1
-  --model NAME         the model to use
-  --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
-  --mode MODE          ask | auto-edit | read-only | autonomous (default: the project's stored mode, else ask)
-  --max-steps N        model turns before the run stops (default: 50)
-  --connect-timeout S  seconds for the provider to start answering (default: 60, at most 300)
-  --idle-timeout S     seconds the provider may go quiet mid-answer (default: 120, at most 300)
-  --request-timeout S  seconds one model request may take in all (default: 1200)
-  --session ID         continue an earlier session of this folder
-  --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
-  --json               print every RunEvent as one JSON line on stdout
-  -h, --help           show this help
-`;
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'run one task in a project folder',
-  usage: USAGE,
+  summary: 'run one task in a project folder, asking before every change',
+  usage: RUN_USAGE,
   async run(argv, io, deps) {
+    let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
     try {
       const flags = parseRunFlags(argv, io);
       if (flags === 'help') {
-        io.stdout.write(USAGE);
+        io.stdout.write(RUN_USAGE);
         return EXIT.ok;
       }
-      return await runTask(flags, io, deps);
+      style = styleFor(io.stderr, io.env, flags.noColor);
+      return await runTask(flags, io, deps, style);
     } catch (error) {
       if (error instanceof CliFailure) {
         // The message can quote a file (the permissions store) or a provider's reply.
-        io.stderr.write(`tandem run: ${terminalTextFor(io.stderr, io.env).line(error.message)}\n`);
+        io.stderr.write(`${style.paint.red('tandem run:')} ${style.text.line(error.message)}\n`);
         if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
         return error.exitCode;
       }
@@ -55,41 +45,40 @@ export const runCommand: CliCommand = {
   },
 };
 
-async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<number> {
-  const kind = pathKind(flags.folder);
-  if (kind !== 'folder') {
-    throw new CliFailure(
-      kind === 'missing'
-        ? `folder does not exist: ${flags.folder}`
-        : `not a folder: ${flags.folder} is a file; give the folder it is in`,
-      EXIT.setup,
-    );
-  }
-  const apiKey = io.env[flags.apiKeyEnv];
-  if (!apiKey) {
-    throw new CliFailure(
-      `missing API key: set ${flags.apiKeyEnv} (or name another variable with --api-key-env; any value works for a local server without keys)`,
-      EXIT.setup,
-    );
-  }
+async function runTask(
+  flags: RunFlags,
+  io: CliIo,
+  deps: CliDeps,
+  style: CliStyle,
+): Promise<number> {
+  const folder = projectFolder(flags, io);
+  const provider = await chooseProvider({
+    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+    ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
+    env: io.env,
+  });
+  const apiKeyEnv = flags.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  const secretValues = provider.apiKey !== undefined ? [provider.apiKey] : [];
   // Read once, then gone from this process's environment (in a real run io.env is process.env):
   // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
-  forgetSecretVariables(io.env, [flags.apiKeyEnv], [apiKey]);
+  forgetSecretVariables(io.env, [apiKeyEnv], secretValues);
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
-  const provider = createOpenAIProvider({
-    baseUrl: flags.baseUrl,
-    model: flags.model,
-    apiKey,
-    timeouts: flags.timeouts,
+  const chat = createOpenAIProvider({
+    baseUrl: provider.baseUrl,
+    model: provider.model,
+    // Local servers without keys still need a non-empty string for the SDK (as in the window).
+    apiKey: provider.apiKey ?? 'no-key',
+    timeouts: runTimeouts(flags, provider.timeouts),
     ...(Number.isFinite(retryBase) && retryBase >= 0 && io.env.TANDEM_RETRY_BASE_MS
       ? { retry: { baseDelayMs: retryBase } }
       : {}),
   });
 
-  const folder = realpathSync(flags.folder);
   // A damaged permissions file would refuse every call while the run "succeeds": stop here.
+  let stored;
   try {
-    await new JsonFilePermissionsStore(flags.dataDir).load(folder);
+    stored = await new JsonFilePermissionsStore(flags.dataDir).load(folder);
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
     throw new CliFailure(`cannot read the project's permissions: ${reason}`, EXIT.setup);
@@ -103,21 +92,20 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     stdin: io.stdin,
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void io.stderr.write(text),
-    text: terminalTextFor(io.stderr, io.env),
+    style,
   });
-  const gate = permissions.gate;
 
-  // The same composition as the window, so CLI runs are journaled and can be undone there.
+  // The same composition as the window, so CLI runs are journaled and can be undone.
   let workspace;
   try {
     workspace = await openWorkspaceAgent({
-      provider,
-      gate,
+      provider: chat,
+      gate: permissions.gate,
       folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
-      secretNames: [flags.apiKeyEnv],
-      secretValues: [apiKey],
+      secretNames: [apiKeyEnv],
+      secretValues,
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
     });
@@ -126,27 +114,62 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
-  // Another Tandem process owns the project: say who, once, before the run. Both notes may carry
-  // text from files (a call id in a damaged transcript line): through the terminal sanitiser.
-  const notes = terminalTextFor(io.stderr, io.env);
-  if (workspace.readOnly) io.stderr.write(`tandem run: ${notes.line(workspace.readOnly)}\n`);
+  // Another Tandem process owns the project: say who, once, before the run (through the terminal
+  // sanitiser, like every text Tandem did not write itself).
+  if (workspace.readOnly) {
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} ${style.text.line(workspace.readOnly)}\n`,
+    );
+  }
   const problems = workspace.loadProblems();
   if (problems.length > 0) {
-    io.stderr.write(`tandem run: skipped damaged records: ${notes.line(problems.join('; '))}\n`);
+    // File names and reasons can carry anything a damaged file held: shown, never acted on.
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} skipped damaged records: ${style.text.line(problems.join('; '))}\n`,
+    );
   }
 
-  agent.onEvent(createEventPrinter(io, flags.json));
+  if (!flags.json) {
+    io.stderr.write(
+      runHeader(
+        {
+          folder,
+          home: io.env.HOME || homedir(),
+          model: provider.model,
+          baseUrl: provider.baseUrl,
+          mode: flags.mode ?? stored.mode,
+          sandbox: await probeSandbox(),
+        },
+        style,
+      ),
+    );
+  }
+  agent.onEvent(
+    createEventPrinter(io, {
+      json: flags.json,
+      trace: style,
+      answer: styleFor(io.stdout, io.env, flags.noColor),
+    }),
+  );
   let finishMessage = '';
+  // Whether the model answered in this run: a session whose first request failed holds only the
+  // task, and is not worth continuing.
+  let answered = false;
   agent.onEvent((event) => {
     if (event.type === 'run-finished') finishMessage = event.message ?? '';
+    if (event.type === 'assistant-message' || event.type === 'tool-call-started') answered = true;
   });
   const run = agent.startRun(flags.task);
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
   try {
     const reason = await run.done;
-    if (!flags.json)
-      io.stderr.write(`session ${run.sessionId} (continue it with --session ${run.sessionId})\n`);
-    return report(reason, finishMessage, io);
+    if (!flags.json && (answered || flags.session)) {
+      io.stderr.write(
+        style.paint.dim(`session ${run.sessionId} (continue it with --session ${run.sessionId})`) +
+          '\n',
+      );
+    }
+    return report(reason, finishMessage, io, style);
   } finally {
     removeInterrupt?.();
     permissions.close();
@@ -154,20 +177,57 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   }
 }
 
-function report(reason: RunFinishReason, finishMessage: string, io: CliIo): number {
+/** The real path of the project folder, refused like the window refuses it (/, home, system). */
+function projectFolder(flags: RunFlags, io: CliIo): string {
+  const kind = pathKind(flags.folder);
+  if (kind !== 'folder') {
+    throw new CliFailure(
+      kind === 'missing'
+        ? `folder does not exist: ${flags.folder}`
+        : `not a folder: ${flags.folder} is a file; give the folder it is in`,
+      EXIT.setup,
+    );
+  }
+  const folder = realpathSync(flags.folder);
+  const home = io.env.HOME || homedir();
+  const refusal = projectFolderRefusal(folder, {
+    platform: process.platform,
+    home: realOr(home),
+    dataFolders: [
+      realOr(flags.dataDir),
+      realOr(windowDataDir({ platform: process.platform, env: io.env, home })),
+    ],
+    env: io.env,
+  });
+  if (refusal) {
+    throw new CliFailure(
+      `Tandem does not work in ${folder}: ${refusal}. The agent reads every file of its folder without asking, so give the folder of one project with --folder`,
+      EXIT.setup,
+    );
+  }
+  return folder;
+}
+
+function report(
+  reason: RunFinishReason,
+  finishMessage: string,
+  io: CliIo,
+  style: CliStyle,
+): number {
   // A run's last message can carry a provider's or the model's text.
-  const message = terminalTextFor(io.stderr, io.env).line(finishMessage);
+  const message = style.text.line(finishMessage);
+  const prefix = style.paint.red('tandem run:');
   switch (reason) {
     case 'done':
       return EXIT.ok;
     case 'error':
-      io.stderr.write(`tandem run: ${message || 'the run failed'}\n`);
+      io.stderr.write(`${prefix} ${message || 'the run failed'}\n`);
       return EXIT.runFailed;
     case 'max-steps':
-      io.stderr.write(`tandem run: ${message}\n`);
+      io.stderr.write(`${prefix} ${message}\n`);
       return EXIT.maxSteps;
     case 'stopped':
-      io.stderr.write('tandem run: stopped\n');
+      io.stderr.write(`${prefix} stopped\n`);
       return EXIT.stopped;
   }
 }
@@ -177,5 +237,13 @@ function pathKind(path: string): 'folder' | 'file' | 'missing' {
     return statSync(path).isDirectory() ? 'folder' : 'file';
   } catch {
     return 'missing';
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

@@ -61,6 +61,14 @@ export interface WorkspaceAgent {
   close(): Promise<void>;
 }
 
+/**
+ * A call's key in the journal. Call ids are unique within a session only
+ * (providers repeat them across sessions), while the journal is per project.
+ */
+export function journalKey(sessionId: string, callId: string): string {
+  return `${sessionId}/${callId}`;
+}
+
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
   const project = await openProjectJournal({
@@ -81,10 +89,8 @@ async function compose(
   project: ProjectJournal,
 ): Promise<WorkspaceAgent> {
   const { journal, tracker, readOnly } = project;
-  // Call ids are unique within a session only (providers repeat them across sessions), while the
-  // journal is per project: key them by session and call.
   let sessionId = options.sessionId ?? '';
-  const keyOf = (callId: string): string => `${sessionId}/${callId}`;
+  const keyOf = (callId: string): string => journalKey(sessionId, callId);
   // Built now, not on the first command. A reopened session waits for it when a crash interrupted
   // one of its calls, so what really happened can be told.
   const prepared = readOnly ? Promise.resolve() : tracker.prepare();
