@@ -59,7 +59,10 @@ afterEach(async () => {
 
 type Mode = 'watch' | 'walk';
 
-async function tracker(mode: Mode, options: { maxBytes?: number; maxFiles?: number } = {}) {
+async function tracker(
+  mode: Mode,
+  options: { maxBytes?: number; maxFiles?: number; skip?: readonly string[] } = {},
+) {
   const journal = await openFileJournal({ dir: join(dataDir, 'journal'), folder });
   const shadow = new ChangeTracker({
     folder,
@@ -229,6 +232,25 @@ describe.each<Mode>(['watch', 'walk'])('ChangeTracker (%s)', (mode) => {
     expect(result).toMatchObject({ ok: false, conflicts: [join(folder, 'a.txt')] });
     expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('person edited\n');
   });
+
+  it.each(['.tandem-data', '..tandem-data'])(
+    "leaves Tandem's data folder %s out: not reported, never put back (issue 11 item 5)",
+    async (name) => {
+      const data = join(folder, name);
+      await mkdir(join(data, 'sessions'), { recursive: true });
+      await writeFile(join(data, 'sessions', 's.jsonl'), 'line 1\n');
+      // A folder outside the project is no business of the tracker's: ignored, not an error.
+      const { shadow } = await tracker(mode, { skip: [data, join(base, 'elsewhere')] });
+      await shadow.snapshotBefore('sh1');
+      // The transcript grows while the command runs, and the command writes a file of its own.
+      runCommand(`printf 'line 2\\n' >> '${name}/sessions/s.jsonl'; printf 'x\\n' > new.txt`);
+      const changes = tracked(await shadow.changesSince('sh1'));
+      expect(changes.files.map((f) => f.path)).toEqual(['new.txt']);
+      expect(await shadow.revert('sh1')).toMatchObject({ ok: true });
+      expect(await readFile(join(data, 'sessions', 's.jsonl'), 'utf8')).toBe('line 1\nline 2\n');
+      await expect(stat(join(folder, 'new.txt'))).rejects.toThrow(/ENOENT/);
+    },
+  );
 
   it('survives a restart between the command and the revert', async () => {
     const first = await tracker(mode);

@@ -6,7 +6,7 @@
 // undoes it) and described as data for the window and the model. Nothing is filtered or
 // normalised; ignored files are tracked while they fit the caps; symlinks are links.
 // `prepare()` builds the index when a session opens, not on the first command.
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ChangeReport } from '../../shared/change-report';
 import { describeCommandFiles } from './command-changes';
 import type { FileJournal, RevertResult } from './file-journal';
@@ -63,9 +63,10 @@ export class ChangeTracker {
   constructor(private readonly options: ChangeTrackerOptions) {
     const skip = new Set<string>();
     for (const path of options.skip ?? []) {
+      // Only folders inside the project; a name like "..data" is inside it.
       const rel = relative(options.folder, path);
-      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
-        skip.add(rel.split('\\').join('/'));
+      if (rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
+        skip.add(rel.split(sep).join('/'));
     }
     this.watch =
       options.watch === false
