@@ -112,6 +112,49 @@ describe('FileJournal', () => {
     expect(await readdir(folder)).toEqual(['a.txt']);
   });
 
+  it('refuses an older call whose file a newer call put back as it was, until that one is undone', async () => {
+    // c1 creates the file, c2 deletes it: the file is as before c1, but only because of c2.
+    await change('c1', 'a.txt', 'one');
+    await change('c2', 'a.txt', null);
+    expect(await journal.revert('c1')).toMatchObject({ ok: false, conflicts: [p('a.txt')] });
+    expect(journal.hasChanges('c1')).toBe(true);
+    expect(await journal.revert('c2')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('one');
+    expect(await journal.revert('c1')).toMatchObject({ ok: true, files: [{ action: 'deleted' }] });
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('refuses an older call whose file looks as it left it only because of newer calls', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'a.txt', null);
+    await change('c3', 'a.txt', 'v2');
+    expect(await journal.revert('c1')).toMatchObject({ ok: false, conflicts: [p('a.txt')] });
+    expect(await read('a.txt')).toBe('v2');
+    const turn = await journal.revertTurn(['c1', 'c2', 'c3']);
+    expect(turn).toMatchObject({ ok: true, reverted: ['c3', 'c2', 'c1'] });
+    expect(await read('a.txt')).toBe('v1');
+  });
+
+  it('does not hold an older call back for a newer one that wrote the same bytes', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'a.txt', 'v2');
+    expect(await journal.revert('c1')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('v1');
+  });
+
+  it('counts a file already put back by hand as undone', async () => {
+    await change('c1', 'a.txt', 'one');
+    await unlink(p('a.txt'));
+    expect(await journal.revert('c1')).toMatchObject({
+      ok: true,
+      files: [],
+      message: 'Call c1: files were already as before.',
+    });
+    expect(journal.hasChanges('c1')).toBe(false);
+  });
+
   it('stops a turn at the first conflict and says which call', async () => {
     await writeFile(p('a.txt'), 'v1');
     await change('c1', 'a.txt', 'v2');

@@ -9,7 +9,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { WriteJournal } from '../tools/tool';
 import { ensurePrivateDir } from '../store/private-files';
-import { captureImage, relativeName, type FileImage } from './file-image';
+import { captureImage, relativeName, sameImage, type FileImage } from './file-image';
 import { JournalLog, loadJournalLog } from './journal-log';
 import type { CommandFile, JournalRecord } from './journal-record';
 import { applyRecord, type CallRecord, type JournalState } from './journal-state';
@@ -249,6 +249,7 @@ export class FileJournal implements WriteJournal {
         folder: this.folder,
         objects: this.objects,
         append: (record, durable) => this.append(record, durable),
+        laterChange: (path, seq) => this.laterChange(path, seq),
       });
     });
   }
@@ -283,6 +284,17 @@ export class FileJournal implements WriteJournal {
   /** Project-relative name for messages. */
   nameOf(absPath: string): string {
     return relativeName(this.folder, absPath);
+  }
+
+  private laterChange(path: string, seq: number): string | undefined {
+    for (const [callId, call] of this.state.calls) {
+      if (call.seq <= seq || call.reverted) continue;
+      const record = call.files.get(path);
+      // A write of the same bytes changed nothing: no reason to undo it first.
+      if (record && !(record.after && !record.intent && sameImage(record.after, record.before)))
+        return callId;
+    }
+    return undefined;
   }
 
   private writable(): void {

@@ -45,6 +45,8 @@ export interface RevertDeps {
   readonly folder: string;
   readonly objects: ObjectStore;
   readonly append: (record: JournalRecord, durable: boolean) => void;
+  /** A call after `seq` that changed `path` and is not undone, if there is one. */
+  readonly laterChange: (path: string, seq: number) => string | undefined;
 }
 
 export async function revertCall(
@@ -62,11 +64,18 @@ export async function revertCall(
     return fail(`No file changes were recorded for call ${callId}.`);
   if (call.reverted) return fail(`Call ${callId} was already reverted.`);
 
-  const { folder, objects } = deps;
+  const { folder, objects, laterChange } = deps;
   const conflicts: string[] = [];
   const blocked: string[] = [];
   const work: [string, PathRecord, BigIntStats | undefined][] = [];
   for (const [path, record] of call.files) {
+    // Undo goes back along each file's history: a later call that changed the file and is not
+    // undone comes first, even when the file looks as this call left it (or as it was before).
+    // Else that call's own undo would later bring back what this one undid, or fail.
+    if (laterChange(path, call.seq) !== undefined) {
+      conflicts.push(path);
+      continue;
+    }
     const current = await captureImage(folder, path, objects, false);
     if (!current.ok) {
       blocked.push(`${relativeName(folder, path)}: ${current.reason}`);
