@@ -1,6 +1,13 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
-import type { ApprovalAnswer, Decision, ToolEffect, ToolPreview, Usage } from './tool-types';
+import type {
+  ApprovalAnswer,
+  Decision,
+  ToolEffect,
+  ToolImage,
+  ToolPreview,
+  Usage,
+} from './tool-types';
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
@@ -83,6 +90,8 @@ export type RunEvent =
        * on, also when it is reopened from its transcript.
        */
       readonly taintedBy?: string;
+      /** Images the tool returned, shown in the trace; the model was given a description. */
+      readonly images?: readonly ToolImage[];
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

@@ -116,6 +116,18 @@ export function isAllow(answer: ApprovalAnswer): boolean {
   }
 }
 
+/** Image types the trace draws (never SVG: it can carry script). */
+export const SHOWN_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+export type ShownImageType = (typeof SHOWN_IMAGE_TYPES)[number];
+
+/** An image a tool returned (an MCP tool's image content), for the trace to show. */
+export interface ToolImage {
+  readonly mimeType: ShownImageType;
+  /** Base64, checked to be base64 and bounded in size by main. */
+  readonly data: string;
+}
+
 /** Token counts as reported by the provider. */
 export interface Usage {
   readonly promptTokens: number;

@@ -1,6 +1,7 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
 import type { RunEvent } from '../../shared/events';
+import type { ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
@@ -103,6 +104,7 @@ async function answerOne(
     output: string,
     provenance?: string,
     taintedBy?: string,
+    images?: readonly ToolImage[],
   ): ToolMessage => {
     deps.emit({
       type: 'tool-result',
@@ -113,6 +115,7 @@ async function answerOne(
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
+      ...(images && images.length > 0 ? { images } : {}),
     });
     return { role: 'tool', tool_call_id: call.id, content: output };
   };
@@ -153,7 +156,7 @@ async function answerOne(
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(result.ok, result.output, verdict.provenance, tainting);
+  return answer(result.ok, result.output, verdict.provenance, tainting, result.images);
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

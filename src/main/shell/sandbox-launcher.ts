@@ -19,6 +19,8 @@ export interface SandboxPlan {
   readonly home: string;
   readonly allowNetwork: boolean;
   readonly access: ProjectAccess;
+  /** Where the command starts; the project folder when absent (an MCP server may name another). */
+  readonly cwd?: string;
 }
 
 /** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
@@ -178,7 +180,7 @@ export function bwrapArgv(
     ...gitMounts(plan.access, gitEntries),
   );
   if (!plan.allowNetwork) argv.push('--unshare-net');
-  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
+  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.cwd ?? plan.folder, '--', ...command);
   return argv;
 }
 
