@@ -62,8 +62,8 @@ export type NetworkSetting = 'off' | 'ask' | 'allow';
 export interface RuleInfo {
   /** Derived from the rule's content, so it stays valid while the list changes. */
   readonly id: string;
-  readonly kind: 'command' | 'tool';
-  /** e.g. "`rm build` exactly", "`npm test *` (`npm test` with any further words)", "tool `write_file`". */
+  readonly kind: 'command' | 'tool' | 'mcp-server';
+  /** e.g. "`rm build` exactly", "`npm test *` (…)", "tool `write_file`", "every tool of the MCP server `db`". */
   readonly description: string;
   /** Why Tandem narrowed this rule (an older version stored it wider); null when it did not. */
   readonly note: string | null;

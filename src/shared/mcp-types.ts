@@ -1,6 +1,13 @@
 // MCP servers as the window, the CLI and main all see them. Pure TypeScript (DESIGN.md §2).
 import type { ToolEffect } from './tool-types';
 
+/**
+ * Server names become part of tool names (`mcp__<server>__<tool>`, at most 64 characters for the
+ * model's API) and of per-server rules, so they are plain: letters, digits, `-` and single `_`.
+ */
+export const SERVER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_))*$/;
+export const SERVER_NAME_MAX = 32;
+
 /** Where a server's configuration came from. */
 export type McpServerSource = 'app' | 'project' | 'cli';
 

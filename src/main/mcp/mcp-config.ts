@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import type { McpProposedServer } from '../../shared/mcp-types';
+import { SERVER_NAME, SERVER_NAME_MAX, type McpProposedServer } from '../../shared/mcp-types';
 import { quoteWord } from '../permissions/shown-words';
 
 export type McpServerSpec =
@@ -33,13 +33,6 @@ export interface ParsedMcpConfig {
   /** Entries left out, and keys ignored, in words. */
   readonly problems: readonly string[];
 }
-
-/**
- * Server names become part of tool names (`mcp__<server>__<tool>`, at most 64 characters for the
- * model's API) and of per-server rules, so they are plain: letters, digits, `-` and single `_`.
- */
-export const SERVER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_))*$/;
-export const SERVER_NAME_MAX = 32;
 
 const noNul = (s: string): boolean => !s.includes('\0');
 const word = z.string().max(8192).refine(noNul, 'must not contain NUL bytes');
