@@ -11,6 +11,7 @@ import {
   type WorkspaceAgent,
   type WorkspaceNetwork,
 } from '../agent/workspace-agent';
+import type { McpToolSource } from '../mcp/mcp-host';
 import { loadEarlierCalls, previewAlwaysChoices } from '../permissions/always-rule-preview';
 import { ApprovalBroker } from '../permissions/approval-broker';
 import type { Asker } from '../permissions/asker';
@@ -46,6 +47,8 @@ export interface AgentRunControllerDeps {
   readonly createProvider?: (config: ProviderConfig) => ChatProvider;
   /** Refused approval answers (forged, repeated, stale) are logged here. */
   readonly log?: (line: string) => void;
+  /** The open folder's MCP servers, whose tools join the agent's registry. */
+  readonly mcp?: McpToolSource;
 }
 
 export function createAgentRunControllerFactory(
@@ -122,6 +125,7 @@ function createAgentRunController(
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
       ...(sessionId ? { sessionId } : {}),
+      ...(deps.mcp ? { mcp: deps.mcp } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
       if (event.type === 'approval-resolved') alwaysRules.delete(event.requestId);

@@ -24,7 +24,8 @@ interface BuiltTools {
 }
 
 export class McpManager {
-  private readonly connections: McpConnection[];
+  private connections: McpConnection[];
+  private started = false;
   private readonly registries = new Set<ToolRegistry>();
   /** Compiles schemas the way the real registry does (the same ajv setup), to report problems. */
   private readonly checker = createToolRegistry();
@@ -36,13 +37,11 @@ export class McpManager {
     entries: readonly McpServerEntry[],
     private readonly options: McpManagerOptions,
   ) {
-    this.connections = entries.map(
-      (entry) =>
-        new McpConnection(entry, {
-          ...options,
-          onChange: () => this.changed(),
-        }),
-    );
+    this.connections = entries.map((entry) => this.connect(entry));
+  }
+
+  private connect(entry: McpServerEntry): McpConnection {
+    return new McpConnection(entry, { ...this.options, onChange: () => this.changed() });
   }
 
   get names(): readonly string[] {
@@ -51,7 +50,31 @@ export class McpManager {
 
   /** Starts every server at once; returns without waiting for any. */
   start(): void {
+    this.started = true;
     for (const connection of this.connections) connection.start();
+  }
+
+  /**
+   * Takes a new list of servers: a server whose entry (config or choices) changed, or that is
+   * gone, stops; a new or changed one starts; the others keep running untouched.
+   */
+  async update(entries: readonly McpServerEntry[]): Promise<void> {
+    const keep = new Map<string, McpConnection>();
+    const stopping: Promise<void>[] = [];
+    for (const connection of this.connections) {
+      const next = entries.find((e) => e.name === connection.entry.name);
+      if (next && sameEntry(next, connection.entry)) keep.set(next.name, connection);
+      else stopping.push(connection.stop());
+    }
+    await Promise.all(stopping);
+    this.connections = entries.map((entry) => {
+      const kept = keep.get(entry.name);
+      if (kept) return kept;
+      const fresh = this.connect(entry);
+      if (this.started) fresh.start();
+      return fresh;
+    });
+    this.changed();
   }
 
   /** Keeps `registry` in step with the servers' tools until the returned function is called. */
@@ -102,6 +125,7 @@ export class McpManager {
   }
 
   async stop(): Promise<void> {
+    this.started = false;
     await Promise.all(this.connections.map((c) => c.stop()));
   }
 
@@ -172,4 +196,8 @@ export class McpManager {
     }
     return { from: connection.tools, tools, info, problems };
   }
+}
+
+function sameEntry(a: McpServerEntry, b: McpServerEntry): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -59,12 +59,7 @@ function describeBlock(block: ContentBlock, index: number, images: ToolImage[]):
   }
 }
 
-function describeImage(
-  data: string,
-  mimeType: string,
-  index: number,
-  images: ToolImage[],
-): string {
+function describeImage(data: string, mimeType: string, index: number, images: ToolImage[]): string {
   const size = sizeOf(data);
   const where = `[image ${index}: ${mimeType}, ${size}`;
   if (!isShownType(mimeType)) {
