@@ -41,6 +41,8 @@ export interface ConnectionOptions {
   readonly sandbox: SandboxState;
   /** Limit for initialize and tools/list. */
   readonly connectTimeoutMs?: number;
+  /** Limit for one tool call (the registry's default when absent); it then says it timed out. */
+  readonly callTimeoutMs?: number;
   /** Waits before each automatic restart; after the last one the server stays failed. */
   readonly restartDelaysMs?: readonly number[];
   readonly stderrChars?: number;

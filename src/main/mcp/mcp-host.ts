@@ -25,7 +25,10 @@ export interface McpToolSource {
 }
 
 export type McpTuning = Partial<
-  Pick<ConnectionOptions, 'connectTimeoutMs' | 'restartDelaysMs' | 'stderrChars' | 'env' | 'home'>
+  Pick<
+    ConnectionOptions,
+    'connectTimeoutMs' | 'callTimeoutMs' | 'restartDelaysMs' | 'stderrChars' | 'env' | 'home'
+  >
 >;
 
 export interface McpHostOptions {

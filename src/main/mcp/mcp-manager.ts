@@ -176,7 +176,7 @@ export class McpManager {
     };
     for (const definition of connection.tools) {
       const name = registryName(entry.name, definition.name, taken);
-      const tool = createMcpTool(name, definition, server, connection);
+      const tool = createMcpTool(name, definition, server, connection, this.options.callTimeoutMs);
       const schemaProblem = this.checker.schemaProblem(tool);
       if (schemaProblem !== null) {
         problems.push(

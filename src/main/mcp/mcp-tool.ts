@@ -74,6 +74,7 @@ export function createMcpTool(
   definition: McpToolDefinition,
   server: McpToolServer,
   caller: McpCaller,
+  timeoutMs?: number,
 ): AnyTool {
   const annotations = definition.annotations;
   const effect = annotatedEffect(annotations);
@@ -84,6 +85,7 @@ export function createMcpTool(
     description,
     parameters: definition.inputSchema as unknown as TSchema,
     effect,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     mcp: {
       server: server.name,
       tool: definition.name,

@@ -63,7 +63,8 @@ export async function connectRemote(
       await transport.close().catch(() => undefined);
       // Only a server that refused the newer protocol is tried over SSE; a dead one is dead.
       if (!refusedStreamableHttp(error)) throw error;
-      hooks.onStderr(`[tandem] Streamable HTTP refused (${messageOf(error)}); trying SSE\n`);
+      const why = messageOf(error).replace(/\s+/g, ' ').slice(0, 200);
+      hooks.onStderr(`[tandem] Streamable HTTP refused (${why}); trying SSE\n`);
     }
   }
   const client = new Client(CLIENT_INFO, { capabilities: {} });
