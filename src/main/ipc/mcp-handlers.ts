@@ -3,7 +3,7 @@
 // whole server. Every change that lets more run is confirmed in main's own dialog first.
 import { basename } from 'node:path';
 import type { WorkspaceInfo } from '../../shared/api';
-import { DEFAULT_MCP_CHOICES, type McpOverview } from '../../shared/mcp-types';
+import { DEFAULT_MCP_CHOICES } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
 import { wideningsOf } from '../mcp/mcp-choices';
 import { parseMcpConfigText, proposedServer } from '../mcp/mcp-config';
