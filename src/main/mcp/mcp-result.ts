@@ -92,15 +92,32 @@ function sizeOf(base64: string): string {
   return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
-/** Servers should also send structured content as JSON text; then it is not repeated. */
+/**
+ * Servers should also send structured content as text; then it is not repeated: a text block
+ * that is the same JSON, or (as server-filesystem does) text blocks holding every one of its
+ * values when all of them are strings.
+ */
 function textRepeats(content: readonly ContentBlock[], structured: unknown): boolean {
   const wanted = JSON.stringify(structured);
-  return content.some((block) => {
-    if (block.type !== 'text') return false;
+  const texts = content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  const sameJson = texts.some((text) => {
     try {
-      return JSON.stringify(JSON.parse(block.text)) === wanted;
+      return JSON.stringify(JSON.parse(text)) === wanted;
     } catch {
       return false;
     }
   });
+  if (sameJson) return true;
+  const leaves = leafValues(structured);
+  const joined = texts.join('\n');
+  return (
+    leaves.length > 0 &&
+    leaves.every((leaf) => typeof leaf === 'string' && leaf !== '' && joined.includes(leaf))
+  );
+}
+
+function leafValues(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(leafValues);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(leafValues);
+  return [value];
 }
