@@ -1,5 +1,6 @@
 // The subcommands of `tandem`, as a table: adding one is adding a row.
 import type { CliDeps, CliIo } from './cli-io';
+import { mcpCommand } from './mcp-command';
 import { policyCliCommand } from './policy-command';
 import { runCommand } from './run-command';
 
@@ -10,4 +11,4 @@ export interface CliCommand {
   run(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number>;
 }
 
-export const COMMANDS: readonly CliCommand[] = [runCommand, policyCliCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, policyCliCommand, mcpCommand];

@@ -8,10 +8,19 @@ import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { McpHost } from '../main/mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
+import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import type { CliCommand } from './commands';
 import { createEventPrinter } from './run-output';
+import {
+  MCP_FLAG_OPTIONS,
+  MCP_FLAG_USAGE,
+  readCliMcpServers,
+  type McpFlagValues,
+} from './mcp-cli-servers';
 import { createRunPermissionGate } from './run-permission-gate';
 import { terminalTextFor } from './terminal-text';
 
@@ -27,7 +36,11 @@ Options:
   --session ID         continue an earlier session of this folder
   --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
   --json               print every RunEvent as one JSON line on stdout
+${MCP_FLAG_USAGE}
   -h, --help           show this help
+
+MCP servers: those of --mcp-config, and the project's .mcp.json once accepted
+("tandem mcp accept"). Local servers run inside the sandbox where there is one.
 `;
 
 interface RunFlags {
@@ -42,6 +55,7 @@ interface RunFlags {
   readonly dataDir: string;
   readonly json: boolean;
   readonly task: string;
+  readonly mcp: McpFlagValues;
 }
 
 export const runCommand: CliCommand = {
@@ -85,6 +99,7 @@ function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
         session: { type: 'string' },
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
+        ...MCP_FLAG_OPTIONS,
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -131,6 +146,12 @@ function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
     dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
     json: values.json,
     task,
+    mcp: {
+      'mcp-config': values['mcp-config'],
+      'mcp-trust': values['mcp-trust'],
+      'mcp-write': values['mcp-write'],
+      'mcp-network': values['mcp-network'],
+    },
   };
 }
 
@@ -163,6 +184,25 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     throw new CliFailure(`cannot read the project's permissions: ${reason}`, EXIT.setup);
   }
 
+  // MCP servers: the --mcp-config file's and the project's accepted .mcp.json, started now (in
+  // parallel) while the rest is set up; the first model request waits briefly for them.
+  const mcpServers = await readCliMcpServers(flags.mcp, io.cwd);
+  const shown = terminalTextFor(io.stderr, io.env);
+  for (const problem of mcpServers.problems)
+    io.stderr.write(`tandem run: ${shown.line(problem)}\n`);
+  const mcp = new McpHost({
+    store: new JsonFileMcpSettingsStore(flags.dataDir),
+    sandbox: probeSandbox,
+    ...(mcpServers.servers ? { cli: mcpServers.servers } : {}),
+  });
+  await mcp.openFolder(folder);
+  const project = (await mcp.overview()).project;
+  if (project.kind === 'pending') {
+    io.stderr.write(
+      `tandem run: this project's .mcp.json is ${project.changed ? 'changed and ' : ''}not accepted, so its servers do not start (see "tandem mcp accept --folder ${shown.line(folder)}")\n`,
+    );
+  }
+
   // The permission engine: stored mode and rules, grants, the broker, the terminal as the card.
   const permissions = createRunPermissionGate({
     folder,
@@ -186,9 +226,11 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       maxSteps: flags.maxSteps,
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
+      mcp,
     });
   } catch (error) {
     permissions.close();
+    await mcp.close();
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
@@ -209,6 +251,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     removeInterrupt?.();
     permissions.close();
     await workspace.close();
+    await mcp.close();
   }
 }
 
