@@ -150,7 +150,7 @@ describe('tandem run (in-process)', () => {
   it('unknown command → exit 2', async () => {
     const { io, stderr } = memoryIo({}, '/');
     expect(await main(['fly'], io)).toBe(2);
-    expect(stderr()).toBe('tandem: unknown command "fly" (commands: run, policy)\n');
+    expect(stderr()).toBe('tandem: unknown command "fly" (commands: run, policy, mcp)\n');
   });
 
   it('a folder that does not exist → exit 3', async () => {
