@@ -1,6 +1,6 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
 import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
-import type { ApprovalAnswer, ToolEffect, Usage } from '../../../shared/tool-types';
+import type { ApprovalAnswer, ToolEffect, ToolImage, Usage } from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
 
@@ -31,6 +31,8 @@ export type TraceItem =
       readonly result?: string;
       readonly durationMs?: number;
       readonly provenance?: string;
+      /** Images the tool returned (an MCP tool's), drawn in its card. */
+      readonly images?: readonly ToolImage[];
     }
   | (ApprovalRequestFields & {
       readonly kind: 'approval';

@@ -93,6 +93,7 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
         result: event.output,
         durationMs: event.durationMs,
         ...(event.provenance !== undefined ? { provenance: event.provenance } : {}),
+        ...(event.images !== undefined ? { images: event.images } : {}),
       }));
     case 'usage':
       return {
