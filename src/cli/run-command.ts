@@ -8,6 +8,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../main/mcp/mcp-connection';
 import { McpHost } from '../main/mcp/mcp-host';
 import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
 import { probeSandbox } from '../main/shell/sandbox-probe';
@@ -185,7 +186,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   }
 
   // MCP servers: the --mcp-config file's and the project's accepted .mcp.json, started now (in
-  // parallel) while the rest is set up; the first model request waits briefly for them.
+  // parallel) while the rest is set up; the first model request waits for them.
   const mcpServers = await readCliMcpServers(flags.mcp, io.cwd);
   const shown = terminalTextFor(io.stderr, io.env);
   for (const problem of mcpServers.problems)
@@ -227,6 +228,9 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
       mcp,
+      // Headless: no window shows tools arriving later, so the first request waits for every
+      // server to be ready or failed (each is bounded by its own start time limit).
+      mcpWaitMs: DEFAULT_CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
     permissions.close();

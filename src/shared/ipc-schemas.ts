@@ -134,7 +134,12 @@ export const ipcArgSchemas = {
   revokeGrant: z.tuple([id]),
   getMcpOverview: z.tuple([]),
   // The `mcpServers` JSON the person pasted; main parses and checks every entry.
-  addMcpServers: z.tuple([z.string().min(2).max(256 * 1024)]),
+  addMcpServers: z.tuple([
+    z
+      .string()
+      .min(2)
+      .max(256 * 1024),
+  ]),
   removeMcpServer: z.tuple([mcpServerName]),
   setMcpServerChoices: z.tuple([z.enum(['app', 'project']), mcpServerName, mcpChoicesSchema]),
   acceptProjectMcp: z.tuple([z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex')]),

@@ -41,6 +41,8 @@ export interface WorkspaceAgentOptions {
   readonly tools?: readonly AnyTool[];
   /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
   readonly mcp?: McpToolSource;
+  /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
+  readonly mcpWaitMs?: number;
 }
 
 /** Longest the first model request of a run waits for MCP servers still starting. */
@@ -99,7 +101,12 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
   const agent = createAgent({
     provider: options.provider,
     registry,
-    ...(mcp ? { beforeRun: (signal) => mcp.whenSettled(MCP_FIRST_REQUEST_WAIT_MS, signal) } : {}),
+    ...(mcp
+      ? {
+          beforeRun: (signal: AbortSignal) =>
+            mcp.whenSettled(options.mcpWaitMs ?? MCP_FIRST_REQUEST_WAIT_MS, signal),
+        }
+      : {}),
     gate: options.gate,
     folder: options.folder,
     dataDir: options.dataDir,

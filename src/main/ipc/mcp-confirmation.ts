@@ -3,11 +3,7 @@
 // network, every tool of a server allowed. A compromised window can ask for each; only the
 // person's click in main's dialog makes it. Command lines are shown exactly, with hidden
 // characters made visible, so the dialog cannot be made to show one command and start another.
-import type {
-  McpProposedServer,
-  McpSandboxInfo,
-  McpServerChoices,
-} from '../../shared/mcp-types';
+import type { McpProposedServer, McpSandboxInfo, McpServerChoices } from '../../shared/mcp-types';
 import { visibleText } from '../../shared/visible-text';
 import type { ConfirmRequest } from './setting-confirmation';
 

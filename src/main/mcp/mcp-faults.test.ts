@@ -44,23 +44,29 @@ async function call(registry: ToolRegistry, name: string, args: object, signal?:
 
 describe('servers that fail', () => {
   let manager: McpManager;
+  let flooding: McpManager;
   let registry: ToolRegistry;
 
   beforeAll(async () => {
+    registry = createToolRegistry();
     manager = new McpManager(
-      [
-        entry('crashes', fixture('crash-on-start')),
-        entry('silent', fixture('never-answers')),
-        entry('flood', fixture('stderr-flood')),
-      ],
+      [entry('crashes', fixture('crash-on-start')), entry('silent', fixture('never-answers'))],
       { folder, sandbox, connectTimeoutMs: 1500, restartDelaysMs: [50, 50] },
     );
-    registry = createToolRegistry();
-    manager.attach(registry);
-    manager.start();
+    // Writing 50 MB first takes a while on a loaded machine: its own, longer time limit.
+    flooding = new McpManager([entry('flood', fixture('stderr-flood'))], {
+      folder,
+      sandbox,
+      connectTimeoutMs: 60_000,
+    });
+    for (const m of [manager, flooding]) {
+      m.attach(registry);
+      m.start();
+    }
   });
   afterAll(async () => {
     await manager.stop();
+    await flooding.stop();
   });
 
   it('a server that crashes on start is failed with its exit and last words, after its retries', async () => {
@@ -90,18 +96,18 @@ describe('servers that fail', () => {
 
   it('a server that prints 50 MB to stderr keeps only the tail, and still serves', async () => {
     await eventually(
-      () => serverNamed(manager, 'flood').status.state === 'ready',
+      () => serverNamed(flooding, 'flood').status.state === 'ready',
       'the flooding server to be ready',
-      60_000,
+      80_000,
     );
-    const server = serverNamed(manager, 'flood');
-    const connection = manager.connection('flood');
+    const server = serverNamed(flooding, 'flood');
+    const connection = flooding.connection('flood');
     expect(connection?.log.length).toBeLessThanOrEqual(DEFAULT_LOG_CHARS);
     expect(connection?.log.dropped).toBeGreaterThan(50 * 1024 * 1024 - DEFAULT_LOG_CHARS);
     expect(server.stderrTail).toMatch(/^\[… [\d,]+ earlier characters not kept …\]\n/);
     expect(server.stderrTail).toMatch(/fixture: flood done\n$/);
     expect((await call(registry, 'mcp__flood__ping', {})).output).toBe('pong');
-  }, 90_000);
+  }, 100_000);
 
   it('the failed servers offer no tools; the working one does', () => {
     expect(registry.list().map((t) => t.name)).toEqual(['mcp__flood__ping']);
@@ -119,7 +125,7 @@ describe('a scripted server', () => {
           ...entry('probe', { ...fixture('probe-server'), env: { PROBE_TOKEN: 'configured' } }),
         },
       ],
-      { folder, sandbox, connectTimeoutMs: 10_000, callTimeoutMs: 1000 },
+      { folder, sandbox, connectTimeoutMs: 10_000, callTimeoutMs: 1000, restartDelaysMs: [100] },
     );
     registry = createToolRegistry();
     manager.attach(registry);
@@ -195,6 +201,25 @@ describe('a scripted server', () => {
     const allowed = new Set(['PATH', 'HOME', 'LANG', 'PROBE_TOKEN', 'PWD']);
     expect(names.filter((n) => !allowed.has(n))).toEqual([]);
     expect(names).toEqual(expect.arrayContaining(['PATH', 'HOME', 'PROBE_TOKEN']));
+  });
+
+  it('a crash while ready fails the call with a clear result, then the server restarts', async () => {
+    const states: string[] = [];
+    const result = await call(registry, 'mcp__probe__crash', {});
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(
+      /^Error: the MCP server "probe" answered the call of "crash"|^Error: calling "crash" on the MCP server "probe" failed/,
+    );
+    await eventually(() => {
+      const status = serverNamed(manager, 'probe').status;
+      if (states.at(-1) !== status.state) states.push(status.state);
+      return status.state === 'ready' && states.includes('failed');
+    }, 'the server to fail and come back');
+    expect(serverNamed(manager, 'probe').stderrTail).toMatch(
+      /fixture: crashing on purpose\n\[tandem\] the server stopped unexpectedly: it exited with code 1\n/,
+    );
+    // Its tools are back after the restart.
+    expect((await call(registry, 'mcp__probe__fail', {})).outcome).toBe('error');
   });
 
   it('follows tools/list_changed', async () => {

@@ -221,6 +221,11 @@ export class McpHost implements McpToolSource {
     });
   }
 
+  /** A server's state right now, or undefined when no such server runs here. */
+  connectionState(name: string): string | undefined {
+    return this.manager?.connection(name)?.status.state;
+  }
+
   /** Starts one server again now (after a failure the person fixed). */
   async restartServer(name: string): Promise<void> {
     const connection = this.manager?.connection(name);

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events';
 import { DEFAULT_MCP_CHOICES } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
-import { FILESYSTEM_ENTRY, fixture, nodeServer, toolContext } from '../../test-support/mcp-servers';
+import {
+  eventually,
+  FILESYSTEM_ENTRY,
+  fixture,
+  nodeServer,
+  toolContext,
+} from '../../test-support/mcp-servers';
 import {
   startScriptedOpenAIServer,
   type ScriptedServer,
@@ -81,7 +87,7 @@ describe('server-filesystem in a session', () => {
     host = new McpHost({
       store,
       sandbox: async () => sandbox,
-      tuning: { connectTimeoutMs: 3000, restartDelaysMs: [] },
+      tuning: { connectTimeoutMs: 10_000, restartDelaysMs: [] },
     });
     openai = await startScriptedOpenAIServer({
       turns: [
@@ -116,6 +122,13 @@ describe('server-filesystem in a session', () => {
       sandbox,
     });
     await host.openFolder(folder);
+    // The filesystem server is up before the task (a loaded machine can take seconds to start
+    // Node); the silent one is still starting, so the run's first request waits for it only
+    // as long as MCP_FIRST_REQUEST_WAIT_MS, then goes on without it.
+    await eventually(
+      () => host.connectionState('filesystem') === 'ready',
+      'the filesystem server to be ready',
+    );
     const workspace = await openWorkspaceAgent({
       folder,
       dataDir,
@@ -184,6 +197,7 @@ describe('server-filesystem in a session', () => {
       ok: true,
       output: expect.stringContaining('the project notes'),
     });
+    await host.whenSettled(30_000);
     const overview = await host.overview();
     const states = Object.fromEntries(overview.servers.map((s) => [s.name, s.status.state]));
     expect(states).toEqual({ filesystem: 'ready', crashes: 'failed', silent: 'failed' });

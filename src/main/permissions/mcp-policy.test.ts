@@ -150,9 +150,7 @@ describe('MCP rules, grants and provenance', () => {
       realPolicyDeps,
     );
     expect(decided.basis).toBe('read-only');
-    expect(decided.provenance).toBe(
-      'read-only by the annotations of the trusted MCP server `db`',
-    );
+    expect(decided.provenance).toBe('read-only by the annotations of the trusted MCP server `db`');
   });
 
   it('an untrusted read-only tool says its annotations cannot lower the bar', async () => {

@@ -30,6 +30,7 @@ const tools = [
     annotations: { readOnlyHint: true },
   },
   { name: 'grow', description: 'Adds a tool and says so.', inputSchema: object() },
+  { name: 'crash', description: 'Exits the server mid-call.', inputSchema: object() },
 ];
 
 const server = new Server(
@@ -81,6 +82,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         await server.sendToolListChanged();
       }
       return { content: [{ type: 'text', text: 'grown' }] };
+    case 'crash':
+      process.stderr.write('fixture: crashing on purpose\n');
+      process.exit(1);
+      break;
     default:
       throw new McpError(ErrorCode.MethodNotFound, `no tool ${request.params.name}`);
   }
