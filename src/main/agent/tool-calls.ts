@@ -79,7 +79,9 @@ export async function answerToolCalls(
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
-  return call !== undefined && deps.registry.get(call.function.name)?.effect === 'read';
+  const tool = call === undefined ? undefined : deps.registry.get(call.function.name);
+  // An untrusted MCP server's "read" asks like a command: it waits its turn, one card at a time.
+  return tool?.effect === 'read' && (tool.mcp === undefined || tool.mcp.trusted);
 }
 
 async function answerOne(
