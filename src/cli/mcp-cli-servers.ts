@@ -33,25 +33,35 @@ export interface CliMcpServers {
   readonly problems: readonly string[];
 }
 
-export async function readCliMcpServers(
-  values: McpFlagValues,
-  cwd: string,
-): Promise<CliMcpServers> {
-  const file = values['mcp-config'];
-  const named = [
+/** The checks that need no file: run while parsing flags, before anything is opened. */
+export function checkMcpFlags(values: McpFlagValues): void {
+  if (values['mcp-config'] === '') {
+    throw new CliFailure('--mcp-config must name a file', EXIT.usage);
+  }
+  if (values['mcp-config'] === undefined && namedServers(values).length > 0) {
+    throw new CliFailure(
+      '--mcp-trust, --mcp-write and --mcp-network need --mcp-config',
+      EXIT.usage,
+    );
+  }
+}
+
+function namedServers(values: McpFlagValues): string[] {
+  return [
     ...(values['mcp-trust'] ?? []),
     ...(values['mcp-write'] ?? []),
     ...(values['mcp-network'] ?? []),
   ];
-  if (file === undefined) {
-    if (named.length > 0) {
-      throw new CliFailure(
-        '--mcp-trust, --mcp-write and --mcp-network need --mcp-config',
-        EXIT.usage,
-      );
-    }
-    return { servers: undefined, problems: [] };
-  }
+}
+
+export async function readCliMcpServers(
+  values: McpFlagValues,
+  cwd: string,
+): Promise<CliMcpServers> {
+  checkMcpFlags(values);
+  const file = values['mcp-config'];
+  if (file === undefined) return { servers: undefined, problems: [] };
+  const named = namedServers(values);
   const path = resolve(cwd, file);
   let text: string;
   try {

@@ -104,17 +104,62 @@ describe('tandem mcp list', () => {
       /^broken \(project, stdio\) failed: it exited with code 3: fixture: cannot open the database/,
     );
     expect(after.stdout()).toContain('project .mcp.json: accepted');
+    // A failed server's last stderr lines, under it.
+    expect(after.stdout()).toContain(
+      '  stderr (last lines):\n    fixture: cannot open the database at /nowhere/db.sqlite\n',
+    );
   });
 
   it.each([
     [['mcp'], /say "list" or "accept"/],
     [['mcp', 'list', '--mcp-trust', 'x'], /need --mcp-config/],
     [['mcp', 'list', '--wait-ms', 'soon'], /--wait-ms must be a whole number/],
+    [['mcp', 'list', '--wait-ms', '1e3'], /--wait-ms must be a whole number .* digits only/],
+    [['mcp', 'list', '--wait-ms', '600001'], /from 0 to 600,000/],
+    [['mcp', 'list', '--mcp-config', ''], /--mcp-config must name a file/],
   ])('refuses %j with a clear message', async (argv, message) => {
     const folder = await tempDir('mcp-cli-proj');
     const { io, stderr } = memoryIo(folder);
     expect(await main(argv, io)).toBe(2);
     expect(stderr()).toMatch(message);
+  });
+});
+
+describe('what tandem mcp prints from config files and servers', () => {
+  it('shows hidden characters of a command line as escapes, never raw', async () => {
+    const folder = await tempDir('mcp-cli-proj');
+    const dataDir = await tempDir('mcp-cli-data');
+    const script = fixture('crash-on-start').args[0] ?? '';
+    const config = join(dataDir, 'servers.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { broken: { command: 'node', args: [script, '\u001b[2J\u202eevil'] } },
+      }),
+    );
+    const { io, stdout } = memoryIo(folder);
+    const argv = [
+      'mcp',
+      'list',
+      '--data-dir',
+      dataDir,
+      '--mcp-config',
+      config,
+      '--wait-ms',
+      '5000',
+    ];
+    expect(await main(argv, io)).toBe(0);
+    expect(stdout()).not.toContain('\u001b');
+    expect(stdout()).not.toContain('\u202e');
+    expect(stdout()).toContain('\\x1b[2J⟨U+202E⟩evil');
+  });
+
+  it('refuses the home folder as a project, like tandem run', async () => {
+    const home = await tempDir('mcp-cli-home');
+    const dataDir = await tempDir('mcp-cli-data');
+    const { io, stderr } = memoryIo(home, { HOME: home });
+    expect(await main(['mcp', 'list', '--data-dir', dataDir], io)).toBe(3);
+    expect(stderr()).toMatch(/^tandem mcp: Tandem does not work in /);
   });
 });
 
@@ -161,5 +206,39 @@ describe('tandem run --mcp-config', () => {
       provenance: 'read-only by the annotations of the trusted MCP server `everything`',
     });
     expect(await readFile(config, 'utf8')).toBe(EVERYTHING_CONFIG);
+  });
+});
+
+describe('an MCP result on its way to the model', () => {
+  it('passes the one secret mask every tool result passes', async () => {
+    const folder = await tempDir('mcp-cli-proj');
+    const dataDir = await tempDir('mcp-cli-data');
+    const config = join(dataDir, 'servers.json');
+    await writeFile(config, EVERYTHING_CONFIG);
+    // Built at run time: no credential-shaped literal in the repository.
+    const token = ['ghp', '_', 'Q7k3M9x4B8n3V6z1L5c2R8t0Y4u7I1o3P6a9'].join('');
+    const server = await startScriptedOpenAIServer({
+      turns: [
+        { toolCalls: [{ id: 'e1', name: 'mcp__everything__echo', arguments: { message: token } }] },
+        { text: 'done' },
+      ],
+    });
+    cleanups.push(() => server.close());
+    const { io, stdout } = memoryIo(folder, { OPENAI_API_KEY: 'k' });
+    const argv = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
+    const mcp = ['--mcp-config', config, '--mcp-trust', 'everything', '--json'];
+    expect(await main([...argv, ...mcp, 'echo the token'], io)).toBe(0);
+    const toolMessage = server
+      .chatBodies()[1]
+      ?.messages.find((m) => (m as { role?: string }).role === 'tool') as
+      { content?: unknown } | undefined;
+    expect(toolMessage?.content).toBe('Echo: [secret masked: GitHub token, 40 chars]');
+    const result = stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; secrets?: unknown; unmasked?: string })
+      .find((e) => e.type === 'tool-result');
+    expect(result?.secrets).toEqual([{ kind: 'GitHub token', chars: 40 }]);
+    expect(result?.unmasked).toBe(`Echo: ${token}`);
   });
 });

@@ -2,7 +2,6 @@
 // the data folder's own, and the project's accepted .mcp.json), waits for them to settle, and
 // prints each with its state, how it is confined, and its tools with their effects.
 // `tandem mcp accept`: shows the project's .mcp.json command lines and records the person's yes.
-import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { McpOverview, McpServerInfo, ProjectMcpStatus } from '../shared/mcp-types';
@@ -12,9 +11,11 @@ import { readProjectMcpFile } from '../main/mcp/project-mcp-file';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
+import { styleFor, type CliStyle } from './cli-style';
 import type { CliCommand } from './commands';
 import { MCP_FLAG_OPTIONS, MCP_FLAG_USAGE, readCliMcpServers } from './mcp-cli-servers';
-import { jsonLine, terminalTextFor, type TerminalText } from './terminal-text';
+import { checkedProjectFolder } from './project-folder';
+import { jsonLine } from './terminal-text';
 
 const USAGE = `Usage: tandem mcp list --folder DIR [options]
        tandem mcp accept --folder DIR [--yes] [--data-dir DIR]
@@ -25,23 +26,32 @@ accept: show the project's .mcp.json command lines and accept exactly this conte
 Options:
   --folder DIR         the project folder (default: the current folder)
 ${MCP_FLAG_USAGE}
-  --wait-ms N          longest wait for servers to start (default: 30000)
+  --wait-ms N          longest wait for servers to start, in ms (default: 30000, at most 600000)
   --data-dir DIR       Tandem's data folder (default: $TANDEM_HOME or ~/.local/share/tandem)
   --json               print the overview as one JSON line
   --yes                (accept) accept without the question; for scripts that already showed it
+  --no-color           no colour (also: NO_COLOR=1, or output that is not a terminal)
   -h, --help           show this help
+
+Examples:
+  tandem mcp list --folder ~/code/app --mcp-config servers.json
+  tandem mcp accept --folder ~/code/app
 `;
+
+const MAX_WAIT_MS = 600_000;
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
   summary: "list a folder's MCP servers and tools, or accept its .mcp.json",
   usage: USAGE,
   async run(argv, io) {
+    const errors = styleFor(io.stderr, io.env, argv.includes('--no-color'));
     try {
       return await runMcp(argv, io);
     } catch (error) {
       if (error instanceof CliFailure) {
-        io.stderr.write(`tandem mcp: ${terminalTextFor(io.stderr, io.env).line(error.message)}\n`);
+        // The message can quote a config file, a server name or a path.
+        io.stderr.write(`${errors.paint.red('tandem mcp:')} ${errors.text.line(error.message)}\n`);
         if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem mcp --help".\n');
         return error.exitCode;
       }
@@ -64,6 +74,7 @@ async function runMcp(argv: readonly string[], io: CliIo): Promise<number> {
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
+        'no-color': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -79,29 +90,24 @@ async function runMcp(argv: readonly string[], io: CliIo): Promise<number> {
   if ((sub !== 'list' && sub !== 'accept') || extra.length > 0) {
     throw new CliFailure('say "list" or "accept"', EXIT.usage);
   }
-  const waitMs = Number(values['wait-ms']);
-  if (!Number.isInteger(waitMs) || waitMs < 0) {
-    throw new CliFailure(
-      `--wait-ms must be a whole number (got "${values['wait-ms']}")`,
-      EXIT.usage,
-    );
-  }
-  let folder: string;
-  try {
-    folder = await realpath(resolve(io.cwd, values.folder ?? '.'));
-  } catch {
-    throw new CliFailure(`folder does not exist: ${values.folder ?? io.cwd}`, EXIT.setup);
-  }
+  const waitMs = waitMsOf(values['wait-ms']);
   const dataDir = values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env);
+  // Refused like `tandem run` refuses it: a server would see the whole folder.
+  const folder = checkedProjectFolder(resolve(io.cwd, values.folder ?? '.'), dataDir, io);
   const store = new JsonFileMcpSettingsStore(dataDir);
-  const text = terminalTextFor(io.stdout, io.env);
-  if (sub === 'accept') return accept(folder, store, values.yes, io, text);
+  const style = styleFor(io.stdout, io.env, values['no-color']);
+  if (sub === 'accept') return accept(folder, store, values.yes, io, style);
 
   const cli = await readCliMcpServers(values, io.cwd);
-  for (const problem of cli.problems) io.stderr.write(`tandem mcp: ${text.line(problem)}\n`);
+  const errors = styleFor(io.stderr, io.env, values['no-color']);
+  for (const problem of cli.problems) {
+    io.stderr.write(`${errors.paint.yellow('tandem mcp:')} ${errors.text.line(problem)}\n`);
+  }
   const host = new McpHost({
     store,
     sandbox: probeSandbox,
+    // As in a session: Tandem's data hidden; only Tandem's own key variables to drop here.
+    dataFolders: [dataDir],
     tuning: { connectTimeoutMs: Math.max(1, waitMs), restartDelaysMs: [] },
     ...(cli.servers ? { cli: cli.servers } : {}),
   });
@@ -109,51 +115,78 @@ async function runMcp(argv: readonly string[], io: CliIo): Promise<number> {
     await host.openFolder(folder);
     await host.whenSettled(waitMs);
     const overview = await host.overview();
-    io.stdout.write(values.json ? jsonLine(overview) : describeOverview(overview, folder, text));
+    io.stdout.write(values.json ? jsonLine(overview) : describeOverview(overview, folder, style));
     return EXIT.ok;
   } finally {
     await host.close();
   }
 }
 
-export function describeOverview(
-  overview: McpOverview,
-  folder: string,
-  text: TerminalText,
-): string {
+/** Digits only: "1e3", "0x10" and " 5" are refused rather than read as numbers. */
+function waitMsOf(raw: string): number {
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value > MAX_WAIT_MS) {
+    throw new CliFailure(
+      `--wait-ms must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      EXIT.usage,
+    );
+  }
+  return value;
+}
+
+function describeOverview(overview: McpOverview, folder: string, style: CliStyle): string {
+  const { text } = style;
   const lines: string[] = [];
   if (overview.servers.length === 0) lines.push('No MCP servers run for this folder.');
-  for (const server of overview.servers) lines.push(...describeServer(server, text), '');
-  lines.push(...describeProject(overview.project, folder, text));
+  for (const server of overview.servers) lines.push(...describeServer(server, style), '');
+  lines.push(...describeProject(overview.project, folder, style));
   for (const problem of overview.problems) lines.push(`problem: ${text.line(problem)}`);
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-function describeServer(server: McpServerInfo, text: TerminalText): string[] {
+/** Lines of a failed server's stderr shown under it; the window keeps the whole bounded tail. */
+const STDERR_LINES = 5;
+
+// Names, command lines, descriptions, annotations, reasons and stderr come from config files and
+// from the servers themselves: every one goes through the terminal-text gate.
+function describeServer(server: McpServerInfo, style: CliStyle): string[] {
+  const { text, paint } = style;
   const status = server.status;
-  const state = status.state === 'failed' ? `failed: ${text.line(status.reason)}` : status.state;
+  const state =
+    status.state === 'failed'
+      ? paint.red(`failed: ${text.line(status.reason)}`)
+      : status.state === 'ready'
+        ? paint.green(status.state)
+        : paint.yellow(status.state);
   const lines = [
-    `${server.name} (${server.source}, ${server.transport}) ${state}`,
+    `${paint.bold(text.line(server.name))} (${server.source}, ${server.transport}) ${state}`,
     `  ${text.line(server.commandLine)}`,
-    `  ${server.sandbox.description}`,
+    `  ${paint.dim(text.line(server.sandbox.description))}`,
     `  trusted: ${server.choices.trusted ? 'yes' : 'no'}; project ${server.choices.projectAccess}; network ${server.choices.network ? 'allowed' : 'off'}`,
   ];
   if (server.tools.length > 0) {
-    const width = Math.max(...server.tools.map((t) => t.name.length));
+    const names = server.tools.map((t) => text.line(t.name));
+    const width = Math.max(...names.map((n) => n.length));
     lines.push('  tools:');
-    for (const tool of server.tools) {
+    server.tools.forEach((tool, i) => {
       const asks =
         tool.effect === 'read' && !server.choices.trusted ? ', asks: server not trusted' : '';
       lines.push(
-        `    ${tool.name.padEnd(width)}  ${tool.effect.padEnd(7)}  (${text.line(tool.annotations)}${asks})`,
+        `    ${(names[i] ?? '').padEnd(width)}  ${tool.effect.padEnd(7)}  (${text.line(tool.annotations)}${asks})`,
       );
-    }
+    });
   }
   for (const problem of server.problems) lines.push(`  problem: ${text.line(problem)}`);
+  if (status.state === 'failed' && server.stderrTail.trim() !== '') {
+    lines.push('  stderr (last lines):');
+    const tail = server.stderrTail.trimEnd().split('\n').slice(-STDERR_LINES);
+    for (const line of tail) lines.push(`    ${paint.dim(text.line(line))}`);
+  }
   return lines;
 }
 
-function describeProject(project: ProjectMcpStatus, folder: string, text: TerminalText): string[] {
+function describeProject(project: ProjectMcpStatus, folder: string, style: CliStyle): string[] {
+  const { text } = style;
   switch (project.kind) {
     case 'none':
       return [];
@@ -174,8 +207,9 @@ async function accept(
   store: JsonFileMcpSettingsStore,
   yes: boolean,
   io: CliIo,
-  text: TerminalText,
+  style: CliStyle,
 ): Promise<number> {
+  const { text, paint } = style;
   const settings = await store.loadProject(folder);
   const file = await readProjectMcpFile(folder, settings.acceptedHash);
   const status = file.status;
@@ -189,7 +223,7 @@ async function accept(
     `The project's .mcp.json${status.changed ? ' changed and' : ''} names these servers:\n`,
   );
   for (const server of status.servers) {
-    io.stdout.write(`  ${text.line(server.name)}: ${text.line(server.commandLine)}\n`);
+    io.stdout.write(`  ${paint.bold(text.line(server.name))}: ${text.line(server.commandLine)}\n`);
     if (server.cwd !== null) io.stdout.write(`    in ${text.line(server.cwd)}\n`);
     if (server.envNames.length > 0)
       io.stdout.write(`    environment: ${server.envNames.map(text.line).join(', ')}\n`);

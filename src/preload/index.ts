@@ -36,6 +36,7 @@ const api: TandemApi = {
   setProviderSettings: (settings) => invoke('setProviderSettings', settings),
   setApiKey: (key) => invoke('setApiKey', key),
   clearApiKey: () => invoke('clearApiKey'),
+  setProviderTimeouts: (timeouts) => invoke('setProviderTimeouts', timeouts),
   listModels: () => invoke('listModels'),
   testConnection: () => invoke('testConnection'),
   setMode: (mode) => invoke('setMode', mode),

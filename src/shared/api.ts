@@ -3,6 +3,7 @@
 import type { RunEvent } from './events';
 import type { McpOverview, McpServerChoices } from './mcp-types';
 import type { ProviderPresetId } from './provider-presets';
+import type { ProviderTimeoutSettings } from './provider-timeouts';
 import type { ApprovalAnswer, PermissionMode, SandboxState } from './tool-types';
 
 export interface AppInfo {
@@ -48,6 +49,8 @@ export interface SettingsInfo extends ProviderSettingsInput {
   /** Host a stored key belongs to when it is another one: that key is not sent here. */
   readonly keyHeldFor: string | null;
   readonly keyStorage: KeyStorageInfo;
+  /** How long Tandem waits for the provider (the defaults when none are stored). */
+  readonly timeouts: ProviderTimeoutSettings;
 }
 
 export interface ConnectionTestResult {
@@ -162,6 +165,7 @@ export interface TandemApi {
   /** Stores the key (write-only: nothing ever returns it). */
   setApiKey(key: string): Promise<SettingsInfo>;
   clearApiKey(): Promise<SettingsInfo>;
+  setProviderTimeouts(timeouts: ProviderTimeoutSettings): Promise<SettingsInfo>;
   /** Models the stored provider offers. */
   listModels(): Promise<readonly string[]>;
   testConnection(): Promise<ConnectionTestResult>;
@@ -215,6 +219,7 @@ export const TANDEM_INVOKE_METHODS = [
   'setProviderSettings',
   'setApiKey',
   'clearApiKey',
+  'setProviderTimeouts',
   'listModels',
   'testConnection',
   'setMode',

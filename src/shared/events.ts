@@ -3,6 +3,7 @@
 import type {
   ApprovalAnswer,
   Decision,
+  SecretMark,
   ToolEffect,
   ToolImage,
   ToolPreview,
@@ -79,8 +80,15 @@ export type RunEvent =
       readonly runId: string;
       readonly callId: string;
       readonly ok: boolean;
-      /** What the model was given. */
+      /** What the model was given: secrets in the tool's output masked. */
       readonly output: string;
+      /** The secrets masked in `output`, in order; absent when there were none. */
+      readonly secrets?: readonly SecretMark[];
+      /**
+       * The output as the tool gave it, for the person to reveal in the window; present only when
+       * something was masked. Never sent to the model.
+       */
+      readonly unmasked?: string;
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { providerTimeoutsSchema } from './provider-timeouts';
 import { PERMISSION_MODES, type PermissionMode } from './tool-types';
 
 const id = z.string().min(1).max(200);
@@ -19,7 +20,7 @@ const ruleWord = z
   .max(200_000)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-const approvalAnswerSchema = z.discriminatedUnion('kind', [
+export const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z
@@ -125,6 +126,7 @@ export const ipcArgSchemas = {
   setProviderSettings: z.tuple([providerSettingsSchema]),
   setApiKey: z.tuple([apiKeySchema]),
   clearApiKey: z.tuple([]),
+  setProviderTimeouts: z.tuple([providerTimeoutsSchema]),
   listModels: z.tuple([]),
   testConnection: z.tuple([]),
   setMode: z.tuple([modeSchema]),

@@ -56,6 +56,8 @@ export interface Agent {
   messages(): readonly ChatMessage[];
   /** Events of earlier runs loaded from the transcript when the session was reopened. */
   pastEvents(): readonly RunEvent[];
+  /** Damaged transcript lines skipped when the session was reopened, one sentence each. */
+  loadProblems(): readonly string[];
   readonly activeRunId: string | undefined;
   /** Stops any run and closes the transcript. */
   close(): Promise<void>;
@@ -160,6 +162,7 @@ export function createAgent(options: AgentOptions): Agent {
     },
     messages: () => session.messages,
     pastEvents: () => session.pastEvents,
+    loadProblems: () => session.loadProblems,
     async close() {
       if (active) {
         active.controller.abort(new Error('closed'));

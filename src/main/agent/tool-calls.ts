@@ -1,11 +1,12 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
 import type { RunEvent } from '../../shared/events';
-import type { ToolImage } from '../../shared/tool-types';
+import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { maskSecrets } from './secret-mask';
 
 export interface ToolCallDeps {
   readonly registry: ToolRegistry;
@@ -26,15 +27,25 @@ export interface RunTaint {
   taintedBy?: string;
 }
 
-/** Rebuilds the taint of a reopened session from its recorded events. */
+/**
+ * Rebuilds the taint of a reopened session from its recorded events. A result that says so names
+ * it; failing that (transcripts written before results said so), any network or MCP call that ran
+ * taints, whether it failed or not: a 404 page or an MCP error carries outside text too. Only a
+ * call known not to have run (refused by the policy, denied by the person) is left out; when in
+ * doubt (a call whose arguments did not validate) it taints, which only pauses grants.
+ */
 export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
   const started = new Map<string, Extract<RunEvent, { type: 'tool-call-started' }>>();
+  const notRun = new Set<string>();
   for (const event of events) {
     if (event.type === 'tool-call-started') started.set(event.callId, event);
+    if (event.type === 'permission-decided' && event.decision === 'refuse') {
+      notRun.add(event.callId);
+    }
+    if (event.type === 'approval-resolved' && !isAllow(event.answer)) notRun.add(event.callId);
     if (event.type !== 'tool-result') continue;
     if (event.taintedBy !== undefined) return { taintedBy: event.taintedBy };
-    // Transcripts written before results said so: a network or MCP call that succeeded.
-    if (!event.ok) continue;
+    if (notRun.has(event.callId)) continue;
     const call = started.get(event.callId);
     if (!call || (call.effect !== 'network' && !call.name.startsWith('mcp__'))) continue;
     const url = (call.args as { url?: unknown } | null)?.url;
@@ -46,6 +57,12 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
 }
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+/**
+ * Reads of one turn run side by side, this many at a time: a turn may hold 128 calls, and each
+ * running call holds a file, a timer and a listener on the run's stop signal (Node warns past 10).
+ */
+export const MAX_CONCURRENT_READS = 8;
 
 /**
  * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
@@ -68,14 +85,32 @@ export async function answerToolCalls(
         batch.push(index + batch.length);
       }
     }
-    const results = await Promise.all(
-      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal)),
+    const results = await mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
+      answerOne(calls[i] as ChatToolCall, deps, taint, signal),
     );
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
     onAnswered(results);
     index += batch.length;
   }
   return answers;
+}
+
+/** Like Promise.all over `items`, with at most `limit` of them in flight; results in order. */
+async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
@@ -108,18 +143,22 @@ async function answerOne(
     taintedBy?: string,
     images?: readonly ToolImage[],
   ): ToolMessage => {
+    // The one place tool output becomes what the model reads: secret shapes are masked here, for
+    // results, errors and refusals alike; the event keeps the original for the person.
+    const { masked, secrets } = maskSecrets(output);
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
       callId: call.id,
       ok,
-      output,
+      output: masked,
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
       ...(images && images.length > 0 ? { images } : {}),
+      ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
-    return { role: 'tool', tool_call_id: call.id, content: output };
+    return { role: 'tool', tool_call_id: call.id, content: masked };
   };
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (!prepared.ok) return answer(false, prepared.message);

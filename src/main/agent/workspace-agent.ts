@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { RunEvent } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { projectDataDir } from '../store/data-dir';
+import { projectDataDir, realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
@@ -35,6 +35,8 @@ export interface WorkspaceAgentOptions {
   readonly shellSessions?: ShellSessions;
   /** Environment variable names holding secrets, kept out of commands. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the provider's API key): no command's environment carries them. */
+  readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
@@ -54,24 +56,43 @@ export interface WorkspaceAgent {
   revertCall(callId: string): Promise<RevertResult>;
   /** Undo every change of one run, newest first. */
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
+  loadProblems(): readonly string[];
   close(): Promise<void>;
+}
+
+/** The undo journal of one project: per project, so undo survives restarts and sessions. */
+export function journalDir(dataDir: string, realFolder: string): string {
+  return join(projectDataDir(dataDir, realFolder), 'journal');
+}
+
+/**
+ * A call's key in the journal and the shadow refs. Call ids are unique within a session only
+ * (providers repeat them across sessions), while the journal is per project.
+ */
+export function journalKey(sessionId: string, callId: string): string {
+  return `${sessionId}/${callId}`;
 }
 
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   const projectDir = projectDataDir(options.dataDir, options.folder);
-  // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
-  const journal = await openFileJournal(join(projectDir, 'journal'), options.folder);
+  const journal = await openFileJournal(
+    journalDir(options.dataDir, options.folder),
+    options.folder,
+  );
+  const dataFolders = [realDataFolder(options.dataDir)];
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
     shadowDir: join(projectDir, 'shadow.git'),
     journal,
+    exclude: dataFolders,
   });
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
-  // Call ids are unique within a session only (providers repeat them across sessions), while the
-  // journal and the shadow refs are per project: key them by session and call.
   let sessionId = options.sessionId ?? '';
-  const keyOf = (callId: string): string => `${sessionId}/${callId}`;
+  const keyOf = (callId: string): string => journalKey(sessionId, callId);
   const services: ToolServices = {
+    // No tool and no command touches Tandem's own data, even where it lies inside the project.
+    dataFolders,
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
       recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
@@ -89,6 +110,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       shell: {
         ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
         ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+        ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
         snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
@@ -132,6 +154,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     agent,
     revertCall: (callId) => journal.revert(keyOf(callId)),
     revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
+    loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
       await agent.close();

@@ -1,11 +1,12 @@
 // The real RunController behind the window: the workspace agent, the permission gate and the
 // approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
 // over IPC and go to the broker, which accepts each once, for the exact arguments shown.
-import { relative, sep } from 'node:path';
-import type { RevertOutcome, WorkspaceInfo } from '../../shared/api';
+import type { WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
+import { timeoutsFromSettings } from '../agent/request-watchdog';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
 import {
   openWorkspaceAgent,
   type WorkspaceAgent,
@@ -21,7 +22,7 @@ import type { PermissionsStore } from '../permissions/project-permissions-store'
 import type { PermissionRule } from '../permissions/permission-rule';
 import { realPolicyDeps } from '../permissions/real-policy-deps';
 import { shellSessions as processShellSessions, type ShellSessions } from '../shell/shell-sessions';
-import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
+import { revertCallOutcome, revertRunOutcome } from '../workspace/revert-outcome';
 import {
   loadProviderConfig,
   missingProviderSetting,
@@ -101,11 +102,17 @@ function createAgentRunController(
         model: config.model,
         // Local servers without keys still need a non-empty string for the SDK.
         apiKey: config.apiKey ?? 'no-key',
+        timeouts: timeoutsFromSettings(config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS),
       }));
 
   /** The agent for this folder, reopened on the same session when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
-    const providerKey = JSON.stringify([config.baseUrl, config.model, config.apiKey ?? '']);
+    const providerKey = JSON.stringify([
+      config.baseUrl,
+      config.model,
+      config.apiKey ?? '',
+      config.timeouts ?? null,
+    ]);
     if (current && current.providerKey === providerKey) return current.agent;
     if (current?.agent.agent.activeRunId) {
       throw new Error('A run is still going; stop it before changing the provider.');
@@ -124,6 +131,8 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      // The stored key is never in an environment, but a copy the person exported would be.
+      ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(sessionId ? { sessionId } : {}),
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
     });
@@ -175,11 +184,11 @@ function createAgentRunController(
     },
     async revertCall(callId) {
       if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return fromRevert(await current.agent.revertCall(callId), workspace.folder);
+      return revertCallOutcome(await current.agent.revertCall(callId), workspace.folder);
     },
     async revertRun(runId) {
       if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return fromRevertTurn(await current.agent.revertRun(runId), workspace.folder);
+      return revertRunOutcome(await current.agent.revertRun(runId), workspace.folder);
     },
     onEvent(listener) {
       listeners.add(listener);
@@ -207,28 +216,4 @@ function createAgentRunController(
       listeners.clear();
     },
   };
-}
-
-/** The window shows paths as the person knows them: relative to the project folder. */
-function withinProject(text: string, folder: string): string {
-  return text.split(`${folder}${sep}`).join('');
-}
-
-function fromRevert(result: RevertResult, folder: string): RevertOutcome {
-  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
-  const files = result.files.map((f) => ({
-    path: relative(folder, f.path) || '.',
-    action: f.action,
-  }));
-  const message =
-    files.length === 0
-      ? withinProject(result.message, folder)
-      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
-  return { ok: true, message, files };
-}
-
-function fromRevertTurn(result: RevertTurnResult, folder: string): RevertOutcome {
-  return result.ok
-    ? { ok: true, message: withinProject(result.message, folder), files: [] }
-    : { ok: false, message: withinProject(result.reason, folder), files: [] };
 }

@@ -19,7 +19,7 @@ import { createRunHandlers } from './run-handlers';
 import { oneAtATime, type Confirm } from './setting-confirmation';
 import { createSettingsHandlers } from './settings-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
-import { McpHost } from '../mcp/mcp-host';
+import { McpHost, storedKeySecrets } from '../mcp/mcp-host';
 import { JsonFileMcpSettingsStore } from '../mcp/mcp-stores';
 import { createMcpHandlers } from './mcp-handlers';
 
@@ -79,6 +79,8 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     new McpHost({
       store: new JsonFileMcpSettingsStore(deps.dataDir),
       sandbox: async () => deps.sandboxState(),
+      dataFolders: [deps.dataDir],
+      childSecrets: storedKeySecrets(deps.secrets),
     });
   const stopMcpEvents = mcpHost.onChange(
     throttled(MCP_CHANGE_INTERVAL_MS, () => hub.emit({ type: 'mcp-changed' })),
@@ -159,6 +161,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       setProviderSettings: settings.setProviderSettings,
       setApiKey: settings.setApiKey,
       clearApiKey: settings.clearApiKey,
+      setProviderTimeouts: settings.setProviderTimeouts,
       listModels: settings.listModels,
       testConnection: settings.testConnection,
       ...permissions,

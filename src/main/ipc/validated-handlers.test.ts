@@ -12,6 +12,7 @@ const settingsInfo: SettingsInfo = {
   needsApiKey: true,
   keyHeldFor: null,
   keyStorage: { persistent: false, note: '' },
+  timeouts: { connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 },
 };
 const permissionsInfo: PermissionsInfo = {
   folder: '/x',
@@ -73,6 +74,7 @@ function recordingHandlers(): {
     setProviderSettings: record('setProviderSettings', settingsInfo),
     setApiKey: record('setApiKey', settingsInfo),
     clearApiKey: record('clearApiKey', settingsInfo),
+    setProviderTimeouts: record('setProviderTimeouts', settingsInfo),
     listModels: record('listModels', []),
     testConnection: record('testConnection', { ok: true, message: 'ok' }),
     setMode: record('setMode', { folder: '/x', name: 'x', mode: 'ask' }),
@@ -183,6 +185,18 @@ describe('createValidatedDispatcher', () => {
     ['a project hash that is not sha256', 'acceptProjectMcp', ['abc'], /argument 1/],
     ['an unknown allow scope', 'allowMcpServer', ['db', 'forever'], /argument 2/],
     ['servers text over 256 KB', 'addMcpServers', ['x'.repeat(256 * 1024 + 1)], /argument 1/],
+    [
+      'an idle timeout past 300 s',
+      'setProviderTimeouts',
+      [{ connectSeconds: 60, idleSeconds: 301, requestSeconds: 1200 }],
+      /Idle timeout must be at most 300 s/,
+    ],
+    [
+      'a fractional timeout',
+      'setProviderTimeouts',
+      [{ connectSeconds: 0.5, idleSeconds: 120, requestSeconds: 1200 }],
+      /Connect timeout must be a whole number of seconds/,
+    ],
     ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
     ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],
     ['onEvent, which is not a channel', 'onEvent', [], /Unknown method "onEvent"/],

@@ -26,7 +26,12 @@ import {
   REMOTE_SANDBOX,
   type OpenedConnection,
 } from './mcp-transport';
-import { describeServerSandbox, planStdioLaunch, type StdioLaunch } from './stdio-launch';
+import {
+  describeServerSandbox,
+  planStdioLaunch,
+  type ChildSecrets,
+  type StdioLaunch,
+} from './stdio-launch';
 
 export interface McpServerEntry {
   readonly name: string;
@@ -48,6 +53,10 @@ export interface ConnectionOptions {
   readonly stderrChars?: number;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly home?: string;
+  /** Real paths of Tandem's own data folders, hidden from a sandboxed server. */
+  readonly dataFolders?: readonly string[];
+  /** Kept out of a local server's environment. */
+  readonly secrets?: ChildSecrets;
   /** Called after every change of state, tools or log. */
   readonly onChange: () => void;
 }
@@ -148,6 +157,8 @@ export class McpConnection implements McpCaller {
           sandbox: this.options.sandbox,
           ...(this.options.env ? { baseEnv: this.options.env } : {}),
           ...(this.options.home !== undefined ? { home: this.options.home } : {}),
+          ...(this.options.dataFolders ? { dataFolders: this.options.dataFolders } : {}),
+          ...(this.options.secrets ? { secrets: this.options.secrets } : {}),
         });
         this.opened = await connectStdio(this.launch, hooks);
       } else {

@@ -8,6 +8,7 @@ import {
   type McpServerChoices,
 } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
+import { realDataFolder } from '../store/data-dir';
 import type { ToolRegistry } from '../tools/registry';
 import { choicesOrDefault } from './mcp-choices';
 import { parseMcpConfigText } from './mcp-config';
@@ -17,6 +18,7 @@ import { collectMcpServers, type CommandLineServers } from './mcp-server-list';
 import type { McpSettingsStore } from './mcp-stores';
 import { messageOf } from './mcp-transport';
 import { readProjectMcpFile } from './project-mcp-file';
+import type { ChildSecrets } from './stdio-launch';
 
 /** What the agent needs: its registry kept in step, and a bounded wait for servers to settle. */
 export interface McpToolSource {
@@ -37,6 +39,20 @@ export interface McpHostOptions {
   readonly tuning?: McpTuning;
   /** Servers named on the command line (`tandem run --mcp-config`). */
   readonly cli?: CommandLineServers;
+  /** Tandem's own data folders: a sandboxed server sees each as an empty folder. */
+  readonly dataFolders?: readonly string[];
+  /** The provider key's variable and value, read when a folder's servers start. */
+  readonly childSecrets?: () => Promise<ChildSecrets>;
+}
+
+/** The window's: its stored key, whatever origin it was stored for, stays out of every server. */
+export function storedKeySecrets(secrets: {
+  get(): Promise<string | undefined>;
+}): () => Promise<ChildSecrets> {
+  return async () => {
+    const key = await secrets.get();
+    return { names: [], values: key !== undefined ? [key] : [] };
+  };
 }
 
 export class McpHost implements McpToolSource {
@@ -74,6 +90,8 @@ export class McpHost implements McpToolSource {
         ...this.options.tuning,
         folder,
         sandbox: await this.options.sandbox(),
+        dataFolders: (this.options.dataFolders ?? []).map(realDataFolder),
+        secrets: await this.childSecrets(),
         onChange: () => this.notify(),
       });
       this.manager = manager;
@@ -242,6 +260,15 @@ export class McpHost implements McpToolSource {
     this.problems = list.problems;
     await this.manager.update(list.entries);
     this.notify();
+  }
+
+  /** A store that cannot be read leaves only Tandem's own variables out (always dropped). */
+  private async childSecrets(): Promise<ChildSecrets> {
+    try {
+      return (await this.options.childSecrets?.()) ?? { names: [], values: [] };
+    } catch {
+      return { names: [], values: [] };
+    }
   }
 
   private requireFolder(): string {

@@ -3,14 +3,18 @@
 // messages here carry text only), and structured content as JSON when no text block already says
 // the same. The trace additionally gets the images it can draw. `isError` stays an error result.
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { SHOWN_IMAGE_TYPES, type ShownImageType, type ToolImage } from '../../shared/tool-types';
+import { safeJsonStringify } from '../../shared/safe-json';
+import {
+  MAX_SHOWN_IMAGE_BYTES,
+  MAX_SHOWN_IMAGES,
+  SHOWN_IMAGE_BASE64,
+  SHOWN_IMAGE_TYPES,
+  type ShownImageType,
+  type ToolImage,
+} from '../../shared/tool-types';
 import type { ToolReturn } from '../tools/tool';
 
-/** Largest image (decoded) the trace shows; larger ones are described only. */
-export const MAX_SHOWN_IMAGE_BYTES = 512 * 1024;
-/** Most images one result shows in the trace. */
-export const MAX_SHOWN_IMAGES = 4;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+export { MAX_SHOWN_IMAGE_BYTES, MAX_SHOWN_IMAGES };
 
 export function toolReturnOf(result: CallToolResult, server: string): ToolReturn {
   const images: ToolImage[] = [];
@@ -23,7 +27,8 @@ export function toolReturnOf(result: CallToolResult, server: string): ToolReturn
   }
   const structured = result.structuredContent;
   if (structured !== undefined && !textRepeats(content, structured)) {
-    parts.push(`Structured content:\n${JSON.stringify(structured, null, 2)}`);
+    // A server's JSON can nest past what JSON.stringify's recursion survives.
+    parts.push(`Structured content:\n${safeJsonStringify(structured, { space: 2 })}`);
   }
   const body = parts.join('\n');
   const output =
@@ -65,7 +70,7 @@ function describeImage(data: string, mimeType: string, index: number, images: To
   if (!isShownType(mimeType)) {
     return `${where}; not shown: only PNG, JPEG, GIF and WebP images are shown]`;
   }
-  if (!BASE64.test(data) || data.length % 4 !== 0) {
+  if (!SHOWN_IMAGE_BASE64.test(data) || data.length % 4 !== 0) {
     return `${where}; not shown: its data is not valid base64]`;
   }
   if (decodedBytes(data) > MAX_SHOWN_IMAGE_BYTES) {

@@ -1,12 +1,13 @@
 // How a local (stdio) MCP server starts: inside the same sandbox an approved command gets
 // (system read-only, private /tmp, home hidden, the project read-only or read-write as the person
-// chose for this server, network only if allowed for it), with only the environment its config
-// names plus PATH, HOME and LANG. Where there is no sandbox, it says so instead of pretending.
+// chose for this server, network only if allowed for it, Tandem's data folder covered), with only
+// the environment its config names plus PATH, HOME and LANG, and never the provider's key. Where
+// there is no sandbox, it says so instead of pretending.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { McpSandboxInfo, McpServerChoices } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
-import { absolutePath } from '../shell/command-env';
+import { absolutePath, withoutSecrets } from '../shell/command-env';
 import type { ProjectAccess } from '../shell/sandbox-launcher';
 import { prepareSandbox } from '../shell/sandbox-wrap';
 import { serverCwd, type McpServerSpec } from './mcp-config';
@@ -32,15 +33,31 @@ export interface StdioLaunchInput {
   readonly sandbox: SandboxState;
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
   readonly home?: string;
+  /** Real paths of Tandem's own data folders: covered in the sandbox as for commands. */
+  readonly dataFolders?: readonly string[];
+  /** The key's variable and value: out of the server's environment, as out of every child's. */
+  readonly secrets?: ChildSecrets;
+}
+
+/** What no child of Tandem inherits (see withoutSecrets in command-env.ts). */
+export interface ChildSecrets {
+  /** Variables beyond Tandem's own (TANDEM_SECRET_VARIABLES): the one --api-key-env named. */
+  readonly names: readonly string[];
+  /** The provider's key: a variable holding it is dropped, whatever its name. */
+  readonly values: readonly string[];
 }
 
 export function serverEnvironment(
   spec: Extract<McpServerSpec, { kind: 'stdio' }>,
   base: Readonly<Record<string, string | undefined>>,
+  secrets: ChildSecrets = { names: [], values: [] },
 ): Record<string, string> {
+  // Tandem's own environment gives only these, and never a secret Tandem holds; what the config
+  // names is the person's own choice (a file cannot expand ${VAR}, so it cannot ask for the key).
+  const inherited = withoutSecrets(base, secrets.names, secrets.values);
   const env: Record<string, string> = {};
   for (const name of INHERITED_VARIABLES) {
-    const value = base[name];
+    const value = inherited[name];
     if (value !== undefined) env[name] = value;
   }
   env.PATH = absolutePath(env.PATH);
@@ -76,7 +93,7 @@ export function describeServerSandbox(
 export async function planStdioLaunch(input: StdioLaunchInput): Promise<StdioLaunch> {
   const { spec, folder, choices, sandbox } = input;
   const cwd = serverCwd(spec, folder);
-  const env = serverEnvironment(spec, input.baseEnv ?? process.env);
+  const env = serverEnvironment(spec, input.baseEnv ?? process.env, input.secrets);
   const home = input.home ?? homedir();
   const prepared = await prepareSandbox(sandbox, {
     folder,
@@ -84,6 +101,7 @@ export async function planStdioLaunch(input: StdioLaunchInput): Promise<StdioLau
     allowNetwork: choices.network,
     access: accessFor(choices),
     cwd,
+    ...(input.dataFolders ? { dataFolders: input.dataFolders } : {}),
   });
   const command: readonly string[] = [spec.command, ...spec.args];
   const wrapped = prepared.wrap ? prepared.wrap(command) : command;

@@ -25,6 +25,7 @@ import type { PolicyDeps } from './policy-deps';
 import { withRule, type PermissionsStore } from './project-permissions-store';
 import { allowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
+import { safeJsonStringify } from '../../shared/safe-json';
 
 export interface PermissionGateOptions {
   readonly store: PermissionsStore;
@@ -81,6 +82,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         sandbox,
         ...(request.taintedBy !== undefined ? { taintedBy: request.taintedBy } : {}),
         ...(tool.mcp ? { mcp: tool.mcp } : {}),
+        ...(ctx.services.dataFolders ? { dataFolders: ctx.services.dataFolders } : {}),
       },
       deps,
     );
@@ -272,7 +274,7 @@ async function previewFor(
 }
 
 function show(args: unknown): string {
-  return JSON.stringify(args, null, 2) ?? String(args);
+  return safeJsonStringify(args, { space: 2 });
 }
 
 function deniedVerdict(outcome: ApprovalOutcome): GateVerdict {

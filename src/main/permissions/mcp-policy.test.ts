@@ -134,6 +134,12 @@ describe('MCP calls: effect × trust × sandbox × mode', () => {
       realPolicyDeps,
     );
     expect(decided.decision).toBe(c.expected);
+    if (decided.decision === 'run') {
+      // The basis says how it may run: a trusted read by its annotations, else by the mode.
+      expect(decided.basis).toBe(c.effect === 'read' && c.trusted ? 'read-only' : 'mode');
+    } else {
+      expect(decided.basis).toBeUndefined();
+    }
     if (decided.decision === 'ask') {
       expect(decided.grantable).toEqual([{ kind: 'tool', tool: 'mcp__db__query' }]);
     }

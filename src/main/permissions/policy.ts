@@ -42,6 +42,11 @@ export interface PolicyInput {
   readonly taintedBy?: string;
   /** The server an MCP tool comes from, and whether the person trusts it. */
   readonly mcp?: McpOrigin;
+  /**
+   * Real paths of Tandem's own data folders: paths into them are refused, command arguments
+   * naming them ask, and with one inside the project no command runs unsandboxed unasked.
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 export interface PolicyDecision {
@@ -125,7 +130,9 @@ async function decidePath(
   access: 'read' | 'write',
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const guard = await deps.guardPath(input.folder, requested, access);
+  const guard = await deps.guardPath(input.folder, requested, access, {
+    untouchable: input.dataFolders ?? [],
+  });
   if (!guard.ok) {
     return refuse([guard.reason], `${input.toolName} was refused: ${guard.reason}`);
   }
@@ -175,8 +182,19 @@ async function decideCommand(
   command: string,
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const verdict = await deps.classifyCommand(command, input.folder);
+  const verdict = await deps.classifyCommand(command, input.folder, {
+    untouchable: input.dataFolders ?? [],
+  });
   const judged = { parts: verdict.parts, command: verdict };
+  const exposed = exposedDataFolder(input);
+  if (exposed !== undefined) {
+    // Without a sandbox to hide it, even `grep -r x .` would read Tandem's data in the project.
+    const why = `Tandem's own data folder (${exposed}) is inside the project and commands are not sandboxed here`;
+    if (mode === 'read-only') {
+      return { ...refuse([why], `The command \`${command}\` was not run: ${why}.`), ...judged };
+    }
+    return { ...ask([`${why}, so every command asks`], []), ...judged };
+  }
   if (verdict.safe) {
     return {
       ...run(['every part is a read-only command'], PROVENANCE_READ_ONLY, 'read-only'),
@@ -224,6 +242,13 @@ async function decideCommand(
     ),
     ...judged,
   };
+}
+
+/** A data folder inside the project that no sandbox hides from commands, if there is one. */
+function exposedDataFolder(input: PolicyInput): string | undefined {
+  if (input.sandbox.available) return undefined;
+  const root = input.folder.endsWith('/') ? input.folder : `${input.folder}/`;
+  return (input.dataFolders ?? []).find((dir) => dir === input.folder || dir.startsWith(root));
 }
 
 function decideNetwork(input: PolicyInput, mode: PermissionMode, what: string): Verdict {

@@ -114,8 +114,12 @@ async function judgeCommand(
 }
 
 /** Parts of a command the grammar did not accept, for the card: best-effort words, judged alone. */
-function shownParts(root: SyntaxNode, folder: string): CommandPart[] {
-  const place: Place = { root: folder, bases: [folder] };
+function shownParts(
+  root: SyntaxNode,
+  start: Place,
+  partReasons: ReadonlyMap<number, readonly string[]>,
+): CommandPart[] {
+  const place = start;
   return allCommands(root).map((node) => {
     const argv: string[] = [];
     for (const child of node.namedChildren) {
@@ -124,31 +128,44 @@ function shownParts(root: SyntaxNode, folder: string): CommandPart[] {
       const word = child.type === 'command_name' ? child.firstNamedChild : child;
       if (word) argv.push(shownWord(word));
     }
-    const reasons =
-      argv[0] === 'cd'
+    const reasons = [
+      ...(argv[0] === 'cd'
         ? judgeCd(argv.slice(1), place).reasons
-        : Object.values(judgeArgv(argv, place)).flat();
+        : Object.values(judgeArgv(argv, place)).flat()),
+      ...(partReasons.get(node.startIndex) ?? []),
+    ];
     return part(node.text, argv, reasons, false);
   });
+}
+
+export interface ClassifyOptions {
+  /** Real paths of Tandem's own data folders: a path argument into one asks. */
+  readonly untouchable?: readonly string[];
 }
 
 export async function classifyCommand(
   command: string,
   folder: string,
+  options: ClassifyOptions = {},
 ): Promise<CommandClassification> {
+  const start: Place = {
+    root: folder,
+    bases: [folder],
+    ...(options.untouchable?.length ? { untouchable: options.untouchable } : {}),
+  };
   const textReasons = commandTextReasons(command);
   const tree = await parseBash(command);
   try {
     const grammar = readScript(tree.rootNode);
     if (!grammar.fits) {
-      const parts = grammar.parsed ? shownParts(tree.rootNode, folder) : [];
+      const parts = grammar.parsed ? shownParts(tree.rootNode, start, grammar.partReasons) : [];
       const structural = [...textReasons, ...grammar.reasons];
       const reasons = [...new Set([...structural, ...parts.flatMap((p) => p.reasons)])];
       return { command, parsed: grammar.parsed, safe: false, parts, reasons, structural };
     }
     const judged: JudgedPart[] = [];
     const built: BuiltItem[] = [];
-    let place: Place = { root: folder, bases: [folder] };
+    let place: Place = start;
     for (const item of grammar.items) {
       if (item.kind === 'operator') {
         built.push(item);

@@ -25,8 +25,9 @@ export type Redirect =
     };
 
 export interface SimpleCommand {
-  /** The command's own text, for the card. */
+  /** The command's own text, for the card, and where it starts in the command line. */
   readonly text: string;
+  readonly start: number;
   readonly words: readonly WordValue[];
   readonly redirects: Redirect[];
 }
@@ -38,7 +39,13 @@ export type ScriptItem =
 export type GrammarResult =
   | { readonly fits: true; readonly items: readonly ScriptItem[] }
   /** `parsed` is false when the parser itself found an error. */
-  | { readonly fits: false; readonly parsed: boolean; readonly reasons: readonly string[] };
+  | {
+      readonly fits: false;
+      readonly parsed: boolean;
+      readonly reasons: readonly string[];
+      /** Reasons that belong to one command (a redirection that writes), by where it starts. */
+      readonly partReasons: ReadonlyMap<number, readonly string[]>;
+    };
 
 const CONSTRUCTS: Readonly<Record<string, string>> = {
   heredoc_redirect: 'uses a here-document',
@@ -114,6 +121,7 @@ const GAP = /^(?:[ \t\n]|\\\n)*$/;
 class Reader {
   readonly items: ScriptItem[] = [];
   readonly reasons: string[] = [];
+  readonly partReasons = new Map<number, string[]>();
 
   /**
    * tree-sitter skips `\<space>` and `\<tab>` as if they were blanks, where bash keeps them in a
@@ -199,7 +207,12 @@ class Reader {
 
   private command(node: SyntaxNode): void {
     this.gaps(node);
-    const command: SimpleCommand = { text: node.text, words: [], redirects: [] };
+    const command: SimpleCommand = {
+      text: node.text,
+      start: node.startIndex,
+      words: [],
+      redirects: [],
+    };
     const words: WordValue[] = [];
     for (const child of node.children) {
       if (!child) continue;
@@ -256,7 +269,9 @@ class Reader {
       command.redirects.push({ kind: 'input', fd, target: value, text: clip(node.text) });
     } else {
       // `> f`, `>& f` (bash reads a name there as `&> f`), `<> f` (opens f for writing).
-      this.reasons.push(`writes to a file: ${clip(node.text)}`);
+      const reason = `writes to a file: ${clip(node.text)}`;
+      this.reasons.push(reason);
+      this.partReasons.set(command.start, [...(this.partReasons.get(command.start) ?? []), reason]);
     }
   }
 }
@@ -274,10 +289,14 @@ function brokenNode(node: SyntaxNode): SyntaxNode | undefined {
 /** Checks the whole tree against the grammar; what fits comes back as a flat script. */
 export function readScript(root: SyntaxNode): GrammarResult {
   const broken = root.hasError ? (brokenNode(root) ?? root) : brokenNode(root);
-  if (broken) return { fits: false, parsed: false, reasons: [describe(broken)] };
+  if (broken) {
+    return { fits: false, parsed: false, reasons: [describe(broken)], partReasons: new Map() };
+  }
   const reader = new Reader();
   reader.program(root); // tree-sitter-bash always roots at `program`
-  if (reader.reasons.length > 0) return { fits: false, parsed: true, reasons: reader.reasons };
+  if (reader.reasons.length > 0) {
+    return { fits: false, parsed: true, reasons: reader.reasons, partReasons: reader.partReasons };
+  }
   return { fits: true, items: reader.items };
 }
 

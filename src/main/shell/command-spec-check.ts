@@ -74,6 +74,8 @@ const HARMLESS_DEVICES = new Set([
 export interface Place {
   readonly root: string;
   readonly bases: readonly string[];
+  /** Real paths of Tandem's own data folders: a path into one always asks. */
+  readonly untouchable?: readonly string[];
 }
 
 function outsideRoot(root: string, resolved: string): boolean {
@@ -91,10 +93,15 @@ export function namesOutside(place: Place, word: string): boolean {
 }
 
 /** Where the file a path names really is, through every symlink on the way. */
-export type RealWhere = 'inside' | 'outside' | 'unknown';
+export type RealWhere = 'inside' | 'outside' | 'unknown' | 'tandem-data';
 
-function realWhere(realRoot: string, file: string): RealWhere {
-  const judge = (real: string): RealWhere => (outsideRoot(realRoot, real) ? 'outside' : 'inside');
+function realWhere(realRoot: string, file: string, untouchable: readonly string[] = []): RealWhere {
+  const judge = (real: string): RealWhere => {
+    if (untouchable.some((dir) => real === dir || real.startsWith(`${dir}${path.sep}`))) {
+      return 'tandem-data';
+    }
+    return outsideRoot(realRoot, real) ? 'outside' : 'inside';
+  };
   const target = path.resolve(file);
   try {
     return judge(realpathSync(target));
@@ -138,8 +145,8 @@ export function whereItLeads(place: Place, word: string): RealWhere {
   }
   let worst: RealWhere = 'inside';
   for (const base of place.bases) {
-    const where = realWhere(realRoot, path.resolve(base, word));
-    if (where === 'outside') return 'outside';
+    const where = realWhere(realRoot, path.resolve(base, word), place.untouchable);
+    if (where === 'outside' || where === 'tandem-data') return where;
     if (where === 'unknown') worst = 'unknown';
   }
   return worst;
@@ -151,6 +158,9 @@ export function own<T>(table: Readonly<Record<string, T>>, key: string): T | und
 }
 
 const SECRETS = 'prints environment variables, which may hold secrets';
+
+/** Tandem's settings, approvals, transcripts and undo history: no command reaches them unasked. */
+const TANDEM_DATA = "names Tandem's own data folder, which no command may read or change";
 
 /** `printenv`, and `env` without a command to run, print the environment. */
 function printsEnvironment(name: string, args: readonly string[]): string | undefined {
@@ -179,12 +189,15 @@ function pathCandidates(arg: string): string[] {
 function pathReasons(place: Place, args: readonly string[], reads: boolean): string[] {
   const outside: string[] = [];
   const unknown: string[] = [];
+  const data: string[] = [];
   for (const arg of args) {
     const wheres = pathCandidates(arg).map((c) => whereArgumentLeads(place, c));
-    if (wheres.includes('outside')) outside.push(arg);
+    if (wheres.includes('tandem-data')) data.push(arg);
+    else if (wheres.includes('outside')) outside.push(arg);
     else if (wheres.includes('unknown')) unknown.push(arg);
   }
   const reasons: string[] = [];
+  if (data.length > 0) reasons.push(`${TANDEM_DATA}: ${data.join(' ')}`);
   if (outside.length > 0) {
     reasons.push(
       `${reads ? 'reads' : 'names a path'} outside the project folder: ${outside.join(' ')}`,
@@ -228,18 +241,16 @@ export function judgeCd(
   }
   const where = whereArgumentLeads(place, target);
   if (where !== 'inside') {
-    return {
-      reasons: [
-        where === 'outside'
-          ? `changes to a folder outside the project: ${target}`
-          : `changes to a folder whose real location cannot be checked: ${target}`,
-      ],
-      place,
-    };
+    const why = {
+      outside: `changes to a folder outside the project: ${target}`,
+      unknown: `changes to a folder whose real location cannot be checked: ${target}`,
+      'tandem-data': `${TANDEM_DATA}: ${target}`,
+    }[where];
+    return { reasons: [why], place };
   }
   const bases = new Set(place.bases);
   for (const base of place.bases) bases.add(path.resolve(base, target));
-  return { reasons: [], place: { root: place.root, bases: [...bases] } };
+  return { reasons: [], place: { ...place, bases: [...bases] } };
 }
 
 /**
@@ -283,6 +294,7 @@ function whereArgumentLeads(place: Place, word: string): RealWhere {
 /** Why bash opening `file` for a `<` redirection would read outside, if it would. */
 export function judgeInput(place: Place, file: string, shown: string): string[] {
   const where = whereArgumentLeads(place, file);
+  if (where === 'tandem-data') return [`${TANDEM_DATA}: ${shown}`];
   if (where === 'outside') return [`reads outside the project folder: ${shown}`];
   if (where === 'unknown') return [`a path whose real location cannot be checked: ${shown}`];
   return [];

@@ -5,7 +5,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { findGitEntries } from './sandbox-launcher';
 
 export type GitRepo =
   | { readonly kind: 'none' }
@@ -217,28 +216,83 @@ export async function gitScopeReason(
   return nestedRepositoryReason(folder);
 }
 
+/** Paths (relative to `dir`) of the gitlinks in the index of the repository at `dir`. */
+const gitlinks = new StampedCache<string[] | string>();
+
+function indexStamp(gitDir: string): string {
+  try {
+    const stat = lstatSync(path.join(gitDir, 'index'));
+    return `${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return '-';
+  }
+}
+
+function submodulePaths(dir: string, gitDir: string): Promise<string[] | string> {
+  return gitlinks.get(`${dir}\0${gitDir}`, indexStamp(gitDir), () => {
+    const made = new Promise<string[] | string>((resolve) => {
+      execFile(
+        'git',
+        ['ls-files', '-z', '--stage'],
+        { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8', maxBuffer: 256 << 20 },
+        (error, stdout) => {
+          if (error) {
+            gitlinks.forget(`${dir}\0${gitDir}`, made);
+            resolve(`could not list the submodules of ${dir}: ${error.message}`);
+            return;
+          }
+          // "MODE SHA STAGE\tPATH", NUL-separated; 160000 is a gitlink (a submodule).
+          resolve(
+            stdout
+              .split('\0')
+              .filter((entry) => entry.startsWith('160000 '))
+              .map((entry) => entry.slice(entry.indexOf('\t') + 1)),
+          );
+        },
+      );
+    });
+    return made;
+  });
+}
+
+/** Submodules are entered by git's read commands (status, diff --submodule): at most this deep. */
+const MAX_SUBMODULE_DEPTH = 16;
+
 /**
- * Repositories anywhere below the folder (submodules, vendored or planted ones) whose config runs
- * programs: git may enter them from the top (status looks into submodules, diff --submodule=diff
- * runs their diff drivers), so any of them makes git read commands ask.
+ * Submodules at any depth (git enters them from the top: status looks into them, diff
+ * --submodule=diff runs their diff drivers) whose config runs programs make git read commands
+ * ask. A repository the index does not link is not entered by git from the top; git run inside
+ * it (`git -C`, `cd`) is judged by its own folder above.
  */
 async function nestedRepositoryReason(folder: string): Promise<string | undefined> {
-  const scan = findGitEntries(folder);
   const root = real(folder);
-  for (const entry of scan.entries) {
-    const dir = path.dirname(entry.path);
-    if (real(dir) === root) continue; // the folder's own repository, judged above
+  const queue: { dir: string; depth: number }[] = [{ dir: folder, depth: 0 }];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const { dir, depth } = queue.shift() as { dir: string; depth: number };
     const repo = await gitRepository(dir);
+    const shown = path.relative(folder, dir) || '.';
     if (repo.kind === 'none') continue;
-    if (repo.kind === 'unknown') {
-      return `could not read the nested repository ${path.relative(folder, dir)}: ${repo.why}`;
+    if (repo.kind === 'unknown')
+      return `could not read the nested repository ${shown}: ${repo.why}`;
+    if (seen.has(repo.gitDir)) continue;
+    seen.add(repo.gitDir);
+    if (dir !== folder) {
+      if (!inside(root, repo.gitDir))
+        return `git would use a repository outside the project: ${repo.gitDir}`;
+      const programs = await configuredPrograms(dir, repo);
+      if (programs) return `a nested repository's config runs programs (${shown}: ${programs})`;
     }
-    const programs = await configuredPrograms(dir, repo);
-    if (programs) {
-      return `a nested repository's config runs programs (${path.relative(folder, dir)}: ${programs})`;
+    const links = await submodulePaths(dir, repo.gitDir);
+    if (typeof links === 'string') return links;
+    if (links.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
+      return `submodules nest deeper than ${MAX_SUBMODULE_DEPTH} levels`;
+    }
+    for (const link of links) {
+      const sub = path.join(dir, link);
+      // Only a checked-out submodule has a repository git could enter.
+      if (existsSync(path.join(sub, '.git'))) queue.push({ dir: sub, depth: depth + 1 });
     }
   }
-  return scan.complete
-    ? undefined
-    : `the project has too many folders to look for nested repositories (over ${scan.limit})`;
+  return undefined;
 }

@@ -21,6 +21,11 @@ export interface SandboxPlan {
   readonly access: ProjectAccess;
   /** Where the command starts; the project folder when absent (an MCP server may name another). */
   readonly cwd?: string;
+  /**
+   * Real paths of Tandem's own data folders. Each one the command could otherwise see (inside the
+   * project, or anywhere not already hidden) is covered by an empty read-only tmpfs.
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 /** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
@@ -71,8 +76,10 @@ export const PROTECTED_GIT_ENTRIES: readonly string[] = [
   'worktrees',
 ];
 
+/** How deep below the project folder nested repositories (vendored, submodules) are looked for. */
+const NESTED_GIT_DEPTH = 2;
 /** Folders scanned for nested repositories at most, so a huge tree cannot slow every command. */
-export const MAX_SCANNED_FOLDERS = 20_000;
+const MAX_SCANNED_FOLDERS = 2_000;
 
 export interface GitEntry {
   readonly path: string;
@@ -84,7 +91,6 @@ export interface GitScan {
   readonly entries: readonly GitEntry[];
   /** False when the scan stopped at `limit` folders: there may be more. */
   readonly complete: boolean;
-  readonly limit: number;
 }
 
 function entryKind(p: string): GitEntry['kind'] | undefined {
@@ -98,26 +104,38 @@ function entryKind(p: string): GitEntry['kind'] | undefined {
   return undefined;
 }
 
-/** `.git` folders and files in the project folder and at any depth below it (no symlinks followed). */
-export function findGitEntries(folder: string, limit = MAX_SCANNED_FOLDERS): GitScan {
+/**
+ * `.git` folders and files in the project folder and up to `depth` levels below it (no symlinks
+ * followed). The sandbox binds these; repositories git itself enters (submodules, at any depth)
+ * are found through git's index instead (git-toplevel.ts).
+ */
+export function findGitEntries(
+  folder: string,
+  depth = NESTED_GIT_DEPTH,
+  limit = MAX_SCANNED_FOLDERS,
+): GitScan {
   const found: GitEntry[] = [];
-  const queue = [folder];
+  let level = [folder];
   let scanned = 0;
-  while (queue.length > 0) {
-    if (scanned >= limit) return { entries: found, complete: false, limit };
-    const dir = queue.shift() as string;
-    scanned++;
-    const gitPath = path.join(dir, '.git');
-    const kind = entryKind(gitPath);
-    if (kind) found.push({ path: gitPath, kind });
-    try {
-      for (const entry of readdirSync(dir, { withFileTypes: true }))
-        if (entry.isDirectory() && entry.name !== '.git') queue.push(path.join(dir, entry.name));
-    } catch {
-      // Unreadable folder: nothing below it to protect that the command could read either.
+  for (let at = 0; at <= depth && level.length > 0; at++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const gitPath = path.join(dir, '.git');
+      const kind = entryKind(gitPath);
+      if (kind) found.push({ path: gitPath, kind });
+      if (at === depth) continue;
+      if (scanned >= limit) return { entries: found, complete: false };
+      scanned++;
+      try {
+        for (const entry of readdirSync(dir, { withFileTypes: true }))
+          if (entry.isDirectory() && entry.name !== '.git') next.push(path.join(dir, entry.name));
+      } catch {
+        // Unreadable folder: nothing below it to protect that the command could read either.
+      }
     }
+    level = next;
   }
-  return { entries: found, complete: true, limit };
+  return { entries: found, complete: true };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
@@ -179,9 +197,38 @@ export function bwrapArgv(
     plan.folder,
     ...gitMounts(plan.access, gitEntries),
   );
+  // Last, so they cover the project's bind: an empty, read-only folder is all a command sees.
+  for (const dir of dataFoldersToHide(plan)) argv.push('--tmpfs', dir, '--remount-ro', dir);
   if (!plan.allowNetwork) argv.push('--unshare-net');
   argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.cwd ?? plan.folder, '--', ...command);
   return argv;
+}
+
+/**
+ * The data folders bwrap must cover: those that exist, are not hidden already (by the private
+ * /tmp or the hidden home folder) unless the project makes them visible again, and do not hold the
+ * project itself (the folder rules refuse such a project; it could not be hidden without it).
+ */
+export function dataFoldersToHide(plan: SandboxPlan): string[] {
+  const hiddenHome =
+    plan.home !== '' &&
+    plan.home !== '/' &&
+    !isInside(plan.home, '/tmp') &&
+    !isInside(plan.folder, plan.home);
+  return (plan.dataFolders ?? []).filter((dir) => {
+    if (isInside(dir, plan.folder) || !isDirectory(dir)) return false;
+    if (isInside(plan.folder, dir)) return true;
+    if (isInside('/tmp', dir)) return false;
+    return !(hiddenHome && isInside(plan.home, dir));
+  });
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Folders of host sockets, emptied for read-only commands (not when the project is inside one). */
@@ -244,6 +291,13 @@ export function sandboxExecProfile(
       ';; The home folder is hidden, apart from the project.',
       `(deny file-read* (subpath ${quoteSbpl(plan.home)}))`,
       `(allow file-read* (subpath ${quoteSbpl(plan.folder)}) (literal ${quoteSbpl(plan.home)}))`,
+    );
+  }
+  for (const dir of plan.dataFolders ?? []) {
+    if (isInside(dir, plan.folder)) continue;
+    lines.push(
+      ";; Tandem's own data (settings, approvals, transcripts, undo history) is never reached.",
+      `(deny file-read* file-write* (subpath ${quoteSbpl(dir)}))`,
     );
   }
   if (plan.access.kind === 'read-only') {

@@ -1,10 +1,14 @@
 // Which provider Tandem talks to: base URL, model and preset (the key lives in the SecretStore).
-// Plain Node: a JSON file for the CLI's data folder and the e2e bridge; the app uses the
-// electron-store adapter (./electron-settings-store.ts) of the same interface.
+// Plain Node: a JSON file for the e2e bridge, and the CLI's way to read what the window stored
+// (the app's electron-store adapter, ./electron-settings-store.ts, writes the same file).
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from '../../shared/ipc-schemas';
+import {
+  providerTimeoutsSchema,
+  type ProviderTimeoutSettings,
+} from '../../shared/provider-timeouts';
 import {
   DEFAULT_PRESET_ID,
   PROVIDER_PRESET_IDS,
@@ -12,7 +16,9 @@ import {
   type ProviderPresetId,
 } from '../../shared/provider-presets';
 
-const SETTINGS_VERSION = 1;
+/** 2 added `timeouts`; a version 1 file reads as is (its timeouts are the defaults). */
+const SETTINGS_VERSION = 2;
+const READABLE_VERSIONS = [1, 2] as const;
 export const SETTINGS_FILE = 'settings.json';
 
 export interface ProviderSettings {
@@ -24,6 +30,8 @@ export interface ProviderSettings {
    * so changing the base URL (by the person, or by a compromised window) cannot redirect it.
    */
   readonly keyOrigin?: string;
+  /** How long to wait for the provider; absent means the defaults. */
+  readonly timeouts?: ProviderTimeoutSettings;
 }
 
 export interface SettingsStore {
@@ -44,11 +52,15 @@ const providerSchema = z
     model: z.string().max(300),
     presetId: z.enum(PROVIDER_PRESET_IDS),
     keyOrigin: z.string().max(2000).optional(),
+    timeouts: providerTimeoutsSchema.optional(),
   })
   .strict();
 
 const settingsFileSchema = z
-  .object({ version: z.literal(SETTINGS_VERSION), provider: providerSchema })
+  .object({
+    version: z.union(READABLE_VERSIONS.map((v) => z.literal(v))),
+    provider: providerSchema,
+  })
   .strict();
 
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
@@ -72,8 +84,12 @@ export function parseSettings(raw: unknown, source: string): ProviderSettings {
       `${source} is not a valid settings file${where}: ${issue?.message ?? 'unknown problem'}. ${NOT_RESET}`,
     );
   }
-  const { keyOrigin, ...provider } = parsed.data.provider;
-  return keyOrigin === undefined ? provider : { ...provider, keyOrigin };
+  const { keyOrigin, timeouts, ...provider } = parsed.data.provider;
+  return {
+    ...provider,
+    ...(keyOrigin !== undefined ? { keyOrigin } : {}),
+    ...(timeouts !== undefined ? { timeouts } : {}),
+  };
 }
 
 /** The origin a key entered for this base URL belongs to. */
@@ -90,6 +106,7 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
       model: settings.model,
       presetId: settings.presetId,
       ...(settings.keyOrigin !== undefined ? { keyOrigin: settings.keyOrigin } : {}),
+      ...(settings.timeouts !== undefined ? { timeouts: settings.timeouts } : {}),
     },
   });
   if (!parsed.success) {
@@ -100,6 +117,15 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
 }
 
 let tempCounter = 0;
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}
 
 export class JsonFileSettingsStore implements SettingsStore {
   readonly file: string;
@@ -125,6 +151,8 @@ export class JsonFileSettingsStore implements SettingsStore {
     } catch (error) {
       throw new Error(`${this.file} is not valid JSON (${(error as Error).message}). ${NOT_RESET}`);
     }
+    // electron-store leaves `{}` when nothing was saved; that is "nothing stored", as in the app.
+    if (isEmptyObject(raw)) return DEFAULT_PROVIDER_SETTINGS;
     return parseSettings(raw, this.file);
   }
 

@@ -2,7 +2,14 @@
 // MCP tools later). Every failure becomes a result the model can act on, never an exception.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { nestsDeeperThan } from '../../shared/safe-json';
 import { coerceArgs } from './arg-coercion';
+import {
+  checkArgumentText,
+  describeBoundsProblem,
+  MAX_ARGUMENT_DEPTH,
+  refusedArgumentsPreview,
+} from './argument-bounds';
 import type { JsonSchema } from './json-schema';
 import { isPlainObject } from './json-schema';
 import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
@@ -132,14 +139,24 @@ export function createToolRegistry(
       })),
 
     prepare(name, rawArguments) {
+      const tool = byName.get(name);
+      // Checked on the text, before it is parsed, shown, recorded or hashed anywhere.
+      const problem = checkArgumentText(rawArguments);
+      if (problem) {
+        return {
+          ok: false,
+          ...(tool ? { tool } : {}),
+          args: refusedArgumentsPreview(rawArguments),
+          message: describeBoundsProblem(tool ? name : `"${shortName(name)}"`, problem),
+        };
+      }
       const parsed = parseArguments(rawArguments);
       const shownArgs = parsed.ok ? parsed.value : rawArguments;
-      const tool = byName.get(name);
       if (!tool) {
         return {
           ok: false,
           args: shownArgs,
-          message: `Error: there is no tool named "${name}". Available tools: ${toolList()}.`,
+          message: `Error: there is no tool named "${shortName(name)}". Available tools: ${toolList()}.`,
         };
       }
       if (!parsed.ok) {
@@ -172,6 +189,15 @@ export function createToolRegistry(
         };
       }
       const args = coerceArgs(tool.parameters as JsonSchema, parsed.value);
+      // Coercion parses strings that should have been arrays or objects: check the result too.
+      if (nestsDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+        return {
+          ok: false,
+          tool,
+          args: refusedArgumentsPreview(rawArguments),
+          message: describeBoundsProblem(name, { kind: 'depth', limit: MAX_ARGUMENT_DEPTH }),
+        };
+      }
       if (!validate(args)) {
         const problems = describeSchemaErrors(validate.errors ?? [], args);
         return {
@@ -251,6 +277,11 @@ function parseArguments(raw: string): Parsed {
   } catch (error) {
     return { ok: false, reason: messageOf(error) };
   }
+}
+
+/** A model-sent name inside a message: bounded, so a megabyte "name" stays a short line. */
+function shortName(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name;
 }
 
 function kindOf(value: unknown): string {

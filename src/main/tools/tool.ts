@@ -34,6 +34,11 @@ export interface ToolServices {
   readonly allowPrivateNetwork?: boolean;
   /** shell: whether the sandbox lets commands reach the network. */
   readonly allowShellNetwork?: boolean;
+  /**
+   * Real paths of Tandem's own data folders. No tool reads, lists or changes anything in them,
+   * and a command's sandbox hides them, wherever they are (issue 11 item 5).
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 /**

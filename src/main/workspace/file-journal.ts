@@ -15,6 +15,7 @@ import {
   type FileImage,
 } from './file-image';
 import { UnverifiedPathError } from './verified-fs';
+import { parseJournalLine } from './journal-record';
 
 /** A state handed in by a caller that already has the bytes (the shell snapshot). */
 export type ImageSource =
@@ -92,6 +93,8 @@ export class FileJournal implements WriteJournal {
   private readonly logPath: string;
   private seq = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Lines skipped by `load`, one sentence each. */
+  readonly loadProblems: string[] = [];
 
   /** Prefer `openFileJournal`, which also loads what an earlier run recorded. */
   constructor(
@@ -104,16 +107,13 @@ export class FileJournal implements WriteJournal {
 
   async load(): Promise<void> {
     const text = await readFile(this.logPath, 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line) as LogLine;
-      } catch {
-        continue; // A line cut by a crash: everything before it is still good.
-      }
-      this.apply(entry);
-    }
+    text.split('\n').forEach((line, index) => {
+      if (!line.trim()) return;
+      // A line cut by a crash or damaged on disk is skipped: the others are still good.
+      const parsed = parseJournalLine(line);
+      if (parsed.ok) this.apply(parsed.line satisfies LogLine);
+      else this.loadProblems.push(`${this.logPath} line ${index + 1}: ${parsed.reason}`);
+    });
   }
 
   recordBefore(absPath: string, callId: string): Promise<void> {

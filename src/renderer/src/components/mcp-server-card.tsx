@@ -3,6 +3,7 @@
 // and the tail of its stderr. Everything the server or its config controls is shown as text.
 import type { McpServerChoices, McpServerInfo, McpServerStatus } from '../../../shared/mcp-types';
 import { useMcpStore } from '../stores/mcp-store';
+import { visibleText } from '../../../shared/visible-text';
 import { VisibleText } from './visible-text';
 
 export function statusLabel(status: McpServerStatus): string {
@@ -26,9 +27,14 @@ export function McpServerCard({ server }: { server: McpServerInfo }): React.JSX.
   const { status } = server;
 
   return (
-    <li className="mcp-server" aria-label={`MCP server ${server.name}`}>
+    <li
+      className="mcp-server"
+      aria-label={`MCP server ${visibleText(server.name, { layout: 'inline' })}`}
+    >
       <div className="mcp-server-head">
-        <strong className="mcp-server-name">{server.name}</strong>
+        <strong className="mcp-server-name">
+          <VisibleText text={server.name} layout="inline" />
+        </strong>
         <span className="muted">
           {server.source === 'project'
             ? 'from .mcp.json'
@@ -51,7 +57,7 @@ export function McpServerCard({ server }: { server: McpServerInfo }): React.JSX.
         <VisibleText text={server.commandLine} layout="inline" />
       </pre>
       <p className={server.sandbox.sandboxed ? 'sandbox-line' : 'sandbox-line warn-text'}>
-        {server.sandbox.description}
+        <VisibleText text={server.sandbox.description} layout="inline" />
       </p>
       {(server.envNames.length > 0 || server.headerNames.length > 0) && (
         <p className="muted">
@@ -107,7 +113,7 @@ export function McpServerCard({ server }: { server: McpServerInfo }): React.JSX.
           <summary>
             {server.tools.length} tool{server.tools.length === 1 ? '' : 's'}
           </summary>
-          <ul aria-label={`Tools of ${server.name}`}>
+          <ul aria-label={`Tools of ${visibleText(server.name, { layout: 'inline' })}`}>
             {server.tools.map((tool) => (
               <li key={tool.name}>
                 <span className={`effect effect-${tool.effect}`}>{tool.effect}</span>{' '}

@@ -1,6 +1,7 @@
 // The status bar's MCP item: how many servers are ready, starting or failed (with the reasons in
 // its tooltip); a click opens Settings, where each server's state and log are.
 import { useEffect } from 'react';
+import { visibleText } from '../../../shared/visible-text';
 import { useAppStore } from '../stores/app-store';
 import { useMcpStore } from '../stores/mcp-store';
 import { statusLabel } from './mcp-server-card';
@@ -26,7 +27,10 @@ export function McpStatusItem(): React.JSX.Element | null {
     .map((s) => {
       const why = s.status.state === 'failed' ? `: ${s.status.reason}` : '';
       const sandbox = s.transport === 'stdio' && !s.sandbox.sandboxed ? ' (not sandboxed)' : '';
-      return `${s.name}: ${statusLabel(s.status)}${why}${sandbox}`;
+      // A tooltip is plain text: hidden characters are written as escapes here, as VisibleText does.
+      return visibleText(`${s.name}: ${statusLabel(s.status)}${why}${sandbox}`, {
+        layout: 'inline',
+      });
     })
     .join('\n');
   return (

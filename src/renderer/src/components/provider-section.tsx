@@ -4,6 +4,7 @@ import { ApiKeyField } from './api-key-field';
 import { ConnectionTest } from './connection-test';
 import { ErrorBanner } from './error-banner';
 import { ModelPicker } from './model-picker';
+import { TimeoutFields } from './timeout-fields';
 
 export function ProviderSection(): React.JSX.Element {
   const { settings, error, dismissError } = useSettingsStore();
@@ -81,6 +82,7 @@ function ProviderForm(): React.JSX.Element {
       {error && <ErrorBanner message={error} onDismiss={dismissError} />}
       <ApiKeyField />
       <ConnectionTest />
+      <TimeoutFields />
     </>
   );
 }

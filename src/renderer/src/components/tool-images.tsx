@@ -1,9 +1,7 @@
 // Images a tool returned (an MCP tool's image content), drawn in its trace card. Main sends only
 // PNG, JPEG, GIF and WebP as checked base64 (never SVG, which can carry script); the type is
 // checked again here, since the window draws it from a data: URL.
-import { SHOWN_IMAGE_TYPES, type ToolImage } from '../../../shared/tool-types';
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+import { SHOWN_IMAGE_BASE64, SHOWN_IMAGE_TYPES, type ToolImage } from '../../../shared/tool-types';
 
 export function ToolImages({
   images,
@@ -12,7 +10,8 @@ export function ToolImages({
 }): React.JSX.Element | null {
   const shown = (images ?? []).filter(
     (image) =>
-      (SHOWN_IMAGE_TYPES as readonly string[]).includes(image.mimeType) && BASE64.test(image.data),
+      (SHOWN_IMAGE_TYPES as readonly string[]).includes(image.mimeType) &&
+      SHOWN_IMAGE_BASE64.test(image.data),
   );
   if (shown.length === 0) return null;
   return (

@@ -226,3 +226,28 @@ describe('applyRunEvent', () => {
     expect(state.items.at(-1)).toMatchObject({ tone: 'warning', text: 'HTTP 429. Retrying…' });
   });
 });
+
+describe('masked secrets', () => {
+  it('keeps the marks and the original output for the person, the masked one as the result', () => {
+    const state = fold([
+      started,
+      toolStarted,
+      {
+        type: 'tool-result',
+        runId: run,
+        callId: 'c1',
+        ok: true,
+        output: 'KEY=[secret masked: value of KEY, 12 chars]',
+        durationMs: 3,
+        secrets: [{ kind: 'value of KEY', chars: 12 }],
+        unmasked: 'KEY=abc123def456',
+      },
+    ]);
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'tool',
+      result: 'KEY=[secret masked: value of KEY, 12 chars]',
+      secrets: [{ kind: 'value of KEY', chars: 12 }],
+      unmasked: 'KEY=abc123def456',
+    });
+  });
+});
