@@ -102,7 +102,10 @@ async function judgeCommand(
       if (scope) paths.push(scope);
     }
   }
-  const coverable = argv.length > 0 && paths.length === 0 && expansion.length === 0;
+  // A rule speaks for its words run in the project folder: after `cd vendor/x`, `npm test` runs
+  // another package's script than the one the person allowed.
+  const atRoot = place.bases.length === 1 && place.bases[0] === folder;
+  const coverable = argv.length > 0 && paths.length === 0 && expansion.length === 0 && atRoot;
   return {
     judged: {
       part: part(command.text, argv, [...program, ...paths, ...expansion], coverable),

@@ -82,6 +82,10 @@ export const GIT_READ_ONLY_VARIABLES: Readonly<Record<string, string>> = {
   GIT_TERMINAL_PROMPT: '0',
   // `git status` would otherwise refresh .git/index: a read-only command writes nothing.
   GIT_OPTIONAL_LOCKS: '0',
+  // The person's ~/.gitconfig holds tokens (http.extraHeader, credential helpers, insteadOf URLs)
+  // that `git config --get KEY` prints. The sandbox hides the home folder anyway; without one,
+  // this keeps it hidden from git too, so the command behaves the same in both.
+  GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
 /** Runs instead of a diff program a repository's config names: says why, and fails. */

@@ -6,6 +6,9 @@ import type { CommandSpec } from './safe-commands';
 
 function optionReason(spec: CommandSpec, arg: string, label: string): string | undefined {
   const unsafe = `uses an option that can write, run something or read past the folder: ${label} ${arg}`;
+  if (spec.onlyOptions && !spec.onlyOptions.includes(arg)) {
+    return `uses an option that is not on the list of read-only ones: ${label} ${arg}`;
+  }
   if (spec.unsafeWords?.includes(arg)) return unsafe;
   if (spec.wordOptions) return undefined;
   if (arg.startsWith('--')) {
@@ -132,6 +135,47 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
+function hasDotDot(word: string): boolean {
+  return word.split('/').includes('..');
+}
+
+/**
+ * The path the kernel opens for `word` from `base`, where `..` goes up from wherever a symlink
+ * before it leads (`l/../x` with `l -> .` is the parent's `x`), which `path.resolve` does not see:
+ * it drops `l/..` as text. Undefined when it cannot be told (a dangling link, a path too long).
+ */
+export function physicalPath(base: string, word: string): string | undefined {
+  let current: string;
+  try {
+    current = realpathSync.native(word.startsWith('/') ? '/' : base);
+  } catch (error) {
+    // A folder that is not there runs nothing: judge the name as it stands.
+    return isMissing(error) ? path.resolve(base, word) : undefined;
+  }
+  const parts = word.split('/');
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] ?? '';
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current); // `current` is real, so its parent is the real parent
+      continue;
+    }
+    const next = path.join(current, part);
+    try {
+      current = realpathSync.native(next);
+    } catch (error) {
+      if (!isMissing(error)) return undefined;
+      try {
+        if (lstatSync(next).isSymbolicLink()) return undefined; // dangling: could be created through
+      } catch {
+        // not there at all: nothing below it is a link, and a `..` below it fails to open
+      }
+      return path.join(next, ...parts.slice(index + 1));
+    }
+  }
+  return current;
+}
+
 /** Where `word` leads from each folder a `cd` may have reached: the worst answer wins. */
 export function whereItLeads(place: Place, word: string): RealWhere {
   if (word === '') return 'inside';
@@ -148,6 +192,11 @@ export function whereItLeads(place: Place, word: string): RealWhere {
     const where = realWhere(realRoot, path.resolve(base, word), place.untouchable);
     if (where === 'outside' || where === 'tandem-data') return where;
     if (where === 'unknown') worst = 'unknown';
+    if (hasDotDot(word)) {
+      const physical = physicalPath(base, word);
+      if (physical === undefined) worst = 'unknown';
+      else if (outsideRoot(realRoot, physical)) return 'outside';
+    }
   }
   return worst;
 }
@@ -249,7 +298,13 @@ export function judgeCd(
     return { reasons: [why], place };
   }
   const bases = new Set(place.bases);
-  for (const base of place.bases) bases.add(path.resolve(base, target));
+  for (const base of place.bases) {
+    bases.add(path.resolve(base, target));
+    // bash's cd goes by the text of `..` (`l/..` is where it started), but where that text names
+    // no folder it falls back to the kernel's answer: both are places later words start from.
+    const physical = hasDotDot(target) ? physicalPath(base, target) : undefined;
+    if (physical !== undefined) bases.add(physical);
+  }
   return { reasons: [], place: { ...place, bases: [...bases] } };
 }
 

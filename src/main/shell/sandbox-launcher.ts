@@ -89,15 +89,21 @@ export interface GitEntry {
 
 export interface GitScan {
   readonly entries: readonly GitEntry[];
+  /**
+   * `.git` symlinks, not followed and not bound: git follows them (`sub/.git -> ../elsewhere`
+   * makes `sub` a repository whose config is `elsewhere/config`), so their configs are checked.
+   */
+  readonly links: readonly string[];
   /** False when the scan stopped at `limit` folders: there may be more. */
   readonly complete: boolean;
 }
 
-function entryKind(p: string): GitEntry['kind'] | undefined {
+function entryKind(p: string): GitEntry['kind'] | 'link' | undefined {
   try {
     const stat = lstatSync(p);
     if (stat.isDirectory()) return 'folder';
     if (stat.isFile()) return 'file';
+    if (stat.isSymbolicLink()) return 'link';
   } catch {
     // Missing or unreadable: nothing to bind.
   }
@@ -115,6 +121,7 @@ export function findGitEntries(
   limit = MAX_SCANNED_FOLDERS,
 ): GitScan {
   const found: GitEntry[] = [];
+  const links: string[] = [];
   let level = [folder];
   let scanned = 0;
   for (let at = 0; at <= depth && level.length > 0; at++) {
@@ -122,9 +129,10 @@ export function findGitEntries(
     for (const dir of level) {
       const gitPath = path.join(dir, '.git');
       const kind = entryKind(gitPath);
-      if (kind) found.push({ path: gitPath, kind });
+      if (kind === 'link') links.push(gitPath);
+      else if (kind) found.push({ path: gitPath, kind });
       if (at === depth) continue;
-      if (scanned >= limit) return { entries: found, complete: false };
+      if (scanned >= limit) return { entries: found, links, complete: false };
       scanned++;
       try {
         for (const entry of readdirSync(dir, { withFileTypes: true }))
@@ -135,7 +143,7 @@ export function findGitEntries(
     }
     level = next;
   }
-  return { entries: found, complete: true };
+  return { entries: found, links, complete: true };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
