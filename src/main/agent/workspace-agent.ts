@@ -15,6 +15,7 @@ import {
 } from '../workspace/file-journal';
 import { ShadowSnapshot } from '../workspace/shadow-snapshot';
 import { createAgent, type Agent } from './agent';
+import type { McpToolSource } from '../mcp/mcp-host';
 import type { ChatProvider } from './provider';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
@@ -40,7 +41,14 @@ export interface WorkspaceAgentOptions {
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
+  /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
+  readonly mcp?: McpToolSource;
+  /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
+  readonly mcpWaitMs?: number;
 }
+
+/** Longest the first model request of a run waits for MCP servers still starting. */
+export const MCP_FIRST_REQUEST_WAIT_MS = 5000;
 
 export interface WorkspaceAgent {
   readonly agent: Agent;
@@ -109,9 +117,18 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
         changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
       },
     });
+  const registry = createToolRegistry(tools);
+  const detachMcp = options.mcp?.attach(registry);
+  const mcp = options.mcp;
   const agent = createAgent({
     provider: options.provider,
-    registry: createToolRegistry(tools),
+    registry,
+    ...(mcp
+      ? {
+          beforeRun: (signal: AbortSignal) =>
+            mcp.whenSettled(options.mcpWaitMs ?? MCP_FIRST_REQUEST_WAIT_MS, signal),
+        }
+      : {}),
     gate: options.gate,
     folder: options.folder,
     dataDir: options.dataDir,
@@ -141,6 +158,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     async close() {
       stopTracking();
       await agent.close();
+      detachMcp?.();
     },
   };
 }

@@ -19,6 +19,8 @@ export interface SandboxPlan {
   readonly home: string;
   readonly allowNetwork: boolean;
   readonly access: ProjectAccess;
+  /** Where the command starts; the project folder when absent (an MCP server may name another). */
+  readonly cwd?: string;
   /**
    * Real paths of Tandem's own data folders. Each one the command could otherwise see (inside the
    * project, or anywhere not already hidden) is covered by an empty read-only tmpfs.
@@ -206,7 +208,7 @@ export function bwrapArgv(
   // Last, so they cover the project's bind: an empty, read-only folder is all a command sees.
   for (const dir of dataFoldersToHide(plan)) argv.push('--tmpfs', dir, '--remount-ro', dir);
   if (!plan.allowNetwork) argv.push('--unshare-net');
-  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
+  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.cwd ?? plan.folder, '--', ...command);
   return argv;
 }
 

@@ -10,6 +10,7 @@ import type { TraceItem, ToolStatus } from '../stores/trace-model';
 import { canRevert, splitChangeSummary } from '../stores/tool-changes';
 import { diffLineClass } from './approval-preview';
 import { TerminalSlot } from './terminal-slot';
+import { ToolImages } from './tool-images';
 import { VisibleText } from './visible-text';
 
 type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
@@ -103,6 +104,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           </pre>
         )
       )}
+      <ToolImages images={tool.images} />
       {split?.changes && <ChangeSummary text={split.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.id} />}
     </article>
