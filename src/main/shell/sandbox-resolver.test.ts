@@ -52,9 +52,7 @@ describe('resolverMounts (names resolve for a read-only sandbox with network)', 
 
   it.runIf(canFake && state.kind === 'bwrap')(
     'in bubblewrap, that file is readable and its folder’s other files are not',
-    async () => {
-      const state = await probeSandbox();
-      if (state.kind !== 'bwrap') return;
+    () => {
       const { link, target } = fakeResolver();
       const neighbour = path.join(path.dirname(target), 'socket-stand-in');
       writeFileSync(neighbour, 'host');
