@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { resolverMounts } from './sandbox-launcher';
+import { BWRAP_BASE_ARGS, resolverMounts } from './sandbox-launcher';
 import { probeSandbox } from './sandbox-probe';
 
 function writable(dir: string): boolean {
@@ -59,20 +59,7 @@ describe('resolverMounts (names resolve for a read-only sandbox with network)', 
       const run = (file: string) =>
         spawnSync(
           'bwrap',
-          [
-            '--ro-bind',
-            '/',
-            '/',
-            '--dev',
-            '/dev',
-            '--proc',
-            '/proc',
-            '--tmpfs',
-            '/run',
-            ...resolverMounts('/srv/p', link),
-            'cat',
-            file,
-          ],
+          [...BWRAP_BASE_ARGS, '--tmpfs', '/run', ...resolverMounts('/srv/p', link), 'cat', file],
           { encoding: 'utf8' },
         );
       expect(run(target).stdout).toBe('nameserver 127.0.0.53\n');
