@@ -1,5 +1,6 @@
 // The subcommands of `tandem`, as a table: adding one is adding a file and a row.
 import type { CliDeps, CliIo } from './cli-io';
+import { mcpCommand } from './mcp-command';
 import { policyCliCommand } from './policy-command';
 import { runCommand } from './run-command';
 import { sessionsCommand } from './sessions-command';
@@ -17,4 +18,5 @@ export const COMMANDS: readonly CliCommand[] = [
   sessionsCommand,
   undoCommand,
   policyCliCommand,
+  mcpCommand,
 ];

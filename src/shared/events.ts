@@ -6,6 +6,7 @@ import type {
   Decision,
   SecretMark,
   ToolEffect,
+  ToolImage,
   ToolPreview,
   Usage,
 } from './tool-types';
@@ -100,6 +101,8 @@ export type RunEvent =
        * on, also when it is reopened from its transcript.
        */
       readonly taintedBy?: string;
+      /** Images the tool returned, shown in the trace; the model was given a description. */
+      readonly images?: readonly ToolImage[];
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

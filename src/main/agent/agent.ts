@@ -31,6 +31,11 @@ export interface AgentOptions {
   readonly systemPrompt?: string;
   /** What a call a crash left unanswered really did (from the journal), for a reopened session. */
   readonly interruptedCall?: (callId: string) => InterruptedAnswer | undefined;
+  /**
+   * Awaited at the start of each run, before the first model request: e.g. a bounded wait for
+   * MCP servers still starting, so their tools are offered from the first turn.
+   */
+  readonly beforeRun?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunHandle {
@@ -89,6 +94,7 @@ export function createAgent(options: AgentOptions): Agent {
     emit({ type: 'run-started', runId, sessionId: session.id, task, at: Date.now() });
     try {
       session.append({ role: 'user', content: task });
+      await options.beforeRun?.(signal);
       const systemPrompt =
         options.systemPrompt ??
         buildSystemPrompt({

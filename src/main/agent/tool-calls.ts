@@ -2,7 +2,7 @@
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
 import type { ChangeReport } from '../../shared/change-report';
 import type { RunEvent } from '../../shared/events';
-import { isAllow } from '../../shared/tool-types';
+import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
@@ -115,7 +115,9 @@ async function mapWithLimit<T, R>(
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
-  return call !== undefined && deps.registry.get(call.function.name)?.effect === 'read';
+  const tool = call === undefined ? undefined : deps.registry.get(call.function.name);
+  // An untrusted MCP server's "read" asks like a command: it waits its turn, one card at a time.
+  return tool?.effect === 'read' && (tool.mcp === undefined || tool.mcp.trusted);
 }
 
 async function answerOne(
@@ -141,6 +143,7 @@ async function answerOne(
     provenance?: string,
     taintedBy?: string,
     changes?: ChangeReport,
+    images?: readonly ToolImage[],
   ): ToolMessage => {
     // The one place tool output becomes what the model reads: secret shapes are masked here, for
     // results, errors and refusals alike; the event keeps the original for the person.
@@ -155,6 +158,7 @@ async function answerOne(
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
       ...(changes !== undefined ? { changes } : {}),
+      ...(images && images.length > 0 ? { images } : {}),
       ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
     return { role: 'tool', tool_call_id: call.id, content: masked };
@@ -196,7 +200,14 @@ async function answerOne(
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(result.ok, result.output, verdict.provenance, tainting, result.changes);
+  return answer(
+    result.ok,
+    result.output,
+    verdict.provenance,
+    tainting,
+    result.changes,
+    result.images,
+  );
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

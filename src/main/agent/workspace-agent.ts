@@ -17,6 +17,7 @@ import {
 } from '../workspace/project-journal';
 import { createAgent, type Agent } from './agent';
 import { describeInterrupted } from './interrupted-calls';
+import type { McpToolSource } from '../mcp/mcp-host';
 import type { ChatProvider } from './provider';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
@@ -44,7 +45,14 @@ export interface WorkspaceAgentOptions {
   readonly tools?: readonly AnyTool[];
   /** Lock and tracker settings (tests, the bench). */
   readonly project?: Pick<ProjectJournalOptions, 'lock' | 'tracker'>;
+  /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
+  readonly mcp?: McpToolSource;
+  /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
+  readonly mcpWaitMs?: number;
 }
+
+/** Longest the first model request of a run waits for MCP servers still starting. */
+export const MCP_FIRST_REQUEST_WAIT_MS = 5000;
 
 export interface WorkspaceAgent {
   readonly agent: Agent;
@@ -133,9 +141,18 @@ async function compose(
           ? options.gate(request, emit, signal)
           : { kind: 'refuse', message: `Not run: ${readOnly}` }
     : options.gate;
+  const registry = createToolRegistry(tools);
+  const detachMcp = options.mcp?.attach(registry);
+  const mcp = options.mcp;
   const agent = createAgent({
     provider: options.provider,
-    registry: createToolRegistry(tools),
+    registry,
+    ...(mcp
+      ? {
+          beforeRun: (signal: AbortSignal) =>
+            mcp.whenSettled(options.mcpWaitMs ?? MCP_FIRST_REQUEST_WAIT_MS, signal),
+        }
+      : {}),
     gate,
     folder: options.folder,
     dataDir: options.dataDir,
@@ -170,6 +187,7 @@ async function compose(
       try {
         await agent.close();
       } finally {
+        detachMcp?.();
         await settled;
         await project.release();
       }

@@ -17,6 +17,7 @@ import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
 import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
+import type { ToolImage } from '../../shared/tool-types';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
@@ -50,6 +51,7 @@ export interface ToolRunResult {
   readonly changes?: ChangeReport;
   /** The tool's word that the output may carry outside content (see ToolReturn). */
   readonly outsideContent?: string;
+  readonly images?: readonly ToolImage[];
 }
 
 export interface ToolRegistryOptions {
@@ -64,6 +66,11 @@ export interface ToolRegistry {
   add(tool: AnyTool): void;
   remove(name: string): boolean;
   definitions(): ToolDefinition[];
+  /**
+   * Compiles a tool's parameter schema with the registry's validator: null when it compiles,
+   * else why not (an MCP server's schema is checked before its tool is added).
+   */
+  schemaProblem(tool: AnyTool): string | null;
   /** Looks up, parses, coerces and validates; never throws. */
   prepare(name: string, rawArguments: string): PreparedCall;
   /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
@@ -115,6 +122,14 @@ export function createToolRegistry(
       schemas.delete(name);
       validators.delete(name);
       return byName.delete(name);
+    },
+    schemaProblem(tool) {
+      try {
+        ajv.compile(plainSchema(tool.parameters));
+        return null;
+      } catch (error) {
+        return messageOf(error);
+      }
     },
     definitions: () =>
       [...byName.values()].map((tool) => ({
@@ -215,12 +230,14 @@ export function createToolRegistry(
           const isError = typeof value !== 'string' && value.isError === true;
           const changes = typeof value === 'string' ? undefined : value.changes;
           const outside = typeof value === 'string' ? undefined : value.outsideContent;
+          const images = typeof value === 'string' ? undefined : value.images;
           return {
             ok: !isError,
             output: boundOutput(text, maxOutputChars),
             outcome: isError ? 'error' : 'ok',
             ...(changes ? { changes } : {}),
             ...(outside !== undefined ? { outsideContent: outside } : {}),
+            ...(images && images.length > 0 ? { images } : {}),
           };
         }
         case 'threw':

@@ -3,7 +3,13 @@
 // arrive as plain JSON Schema and go through the same registry and validation.
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ChangeReport } from '../../shared/change-report';
-import type { CommandVerdict, RunBasis, ToolEffect, ToolPreview } from '../../shared/tool-types';
+import type {
+  CommandVerdict,
+  RunBasis,
+  ToolEffect,
+  ToolImage,
+  ToolPreview,
+} from '../../shared/tool-types';
 
 export type { RunBasis };
 
@@ -77,6 +83,24 @@ export interface ToolReturn {
    * session counts as tainted from then on, as after a fetch.
    */
   readonly outsideContent?: string;
+  /** Images for the trace (the model gets `output`, which describes them). */
+  readonly images?: readonly ToolImage[];
+}
+
+/**
+ * Where an MCP tool comes from, for the policy: which server, whether the person trusts its
+ * annotations, and whether it runs inside the sandbox.
+ */
+export interface McpOrigin {
+  readonly server: string;
+  /** The server's own name for the tool. */
+  readonly tool: string;
+  readonly trusted: boolean;
+  readonly sandboxed: boolean;
+  /** The annotations as words for reasons ("read-only, closed world"). */
+  readonly annotations: string;
+  /** The server marks the tool destructive (only ever raises the bar). */
+  readonly destructive: boolean;
 }
 
 export interface Tool<S extends TSchema = TSchema> {
@@ -87,6 +111,8 @@ export interface Tool<S extends TSchema = TSchema> {
   readonly effect: ToolEffect;
   /** Per-call time limit; the registry's default applies when absent. */
   readonly timeoutMs?: number;
+  /** Set for a tool an MCP server provides. */
+  readonly mcp?: McpOrigin;
   /** What the call touches, for the policy. Absent means `{ kind: 'none' }`. */
   target?(args: Static<S>, ctx: ToolContext): ToolTarget;
   /** What the person must see before approving: the diff, the command, the URL. */

@@ -11,6 +11,7 @@ import { canRevert, commandText } from '../stores/tool-changes';
 import { changeSummaryLines, type ChangeReport } from '../../../shared/change-report';
 import { diffLineClass } from './approval-preview';
 import { TerminalSlot } from './terminal-slot';
+import { ToolImages } from './tool-images';
 import { VisibleText } from './visible-text';
 
 type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
@@ -103,6 +104,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           </pre>
         )
       )}
+      <ToolImages images={tool.images} />
       {tool.changes && <ChangeSummary report={tool.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.id} />}
     </article>

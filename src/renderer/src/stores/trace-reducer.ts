@@ -96,6 +96,7 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
         ...(event.unmasked !== undefined ? { unmasked: event.unmasked } : {}),
         ...(event.provenance !== undefined ? { provenance: event.provenance } : {}),
         ...(event.changes !== undefined ? { changes: event.changes } : {}),
+        ...(event.images !== undefined ? { images: event.images } : {}),
       }));
     case 'usage':
       return {
