@@ -225,8 +225,8 @@ async function accept(
   for (const server of status.servers) {
     io.stdout.write(`  ${paint.bold(text.line(server.name))}: ${text.line(server.commandLine)}\n`);
     if (server.cwd !== null) io.stdout.write(`    in ${text.line(server.cwd)}\n`);
-    if (server.envNames.length > 0)
-      io.stdout.write(`    environment: ${server.envNames.map(text.line).join(', ')}\n`);
+    if (server.environment.length > 0)
+      io.stdout.write(`    environment: ${server.environment.map(text.line).join(' ')}\n`);
     if (server.headerNames.length > 0)
       io.stdout.write(`    headers: ${server.headerNames.map(text.line).join(', ')}\n`);
   }

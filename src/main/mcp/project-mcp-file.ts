@@ -47,7 +47,7 @@ export async function readProjectMcpFile(
       kind: accepted ? 'accepted' : 'pending',
       hash,
       changed: !accepted && acceptedHash !== null,
-      servers: parsed.servers.map(proposedServer),
+      servers: parsed.servers.map((server) => proposedServer(server, 'shown')),
       problems: parsed.problems,
     },
     servers: parsed.servers,
