@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { McpOverview, McpServerInfo, ProjectMcpStatus } from '../shared/mcp-types';
 import { McpHost } from '../main/mcp/mcp-host';
 import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
-import { readProjectMcpFile } from '../main/mcp/project-mcp-file';
+import { readProjectMcpFile, withAcceptedHash } from '../main/mcp/project-mcp-file';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
@@ -247,7 +247,7 @@ async function accept(
     }
   }
   // Saved for the content shown; a change after this asks again.
-  await store.saveProject(folder, { ...settings, acceptedHash: status.hash });
+  await store.saveProject(folder, withAcceptedHash(settings, status.hash));
   io.stdout.write('Accepted.\n');
   return EXIT.ok;
 }

@@ -63,3 +63,30 @@ it('shows the environment values that decide which program runs (a PATH into the
   expect(registry.get('mcp__probe__stats')).toBeDefined();
   expect(registry.get('mcp__probe__wait')).toBeUndefined();
 }, 60_000);
+
+it('a changed file does not inherit the wider choices given to a server of the same name', async () => {
+  const write = (args: string[]) =>
+    writeFile(
+      join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { docs: { command: 'node', args } } }),
+    );
+  await write([PROBE]);
+  await host.openFolder(project);
+  await acceptAsShown();
+  // The person let this reviewed server write the project and reach the network.
+  await host.setChoices('project', 'docs', {
+    trusted: true,
+    projectAccess: 'read-write',
+    network: true,
+  });
+  // A later pull swaps in another program under the same name.
+  await write([HOSTILE, 'relist', '0', '1']);
+  await host.openFolder(project);
+  const { project: status } = await host.overview();
+  expect(status).toMatchObject({ kind: 'pending', changed: true });
+  // The dialog says local servers start read-only, without network: so must the new program.
+  await acceptAsShown();
+  const docs = (await host.overview()).servers.find((s) => s.name === 'docs');
+  expect(docs?.commandLine).toContain('hostile-server.mjs');
+  expect(docs?.choices).toEqual({ trusted: false, projectAccess: 'read-only', network: false });
+}, 60_000);
