@@ -85,3 +85,33 @@ describe('a server that floods tools/list_changed', () => {
     expect(await call(registry, 'mcp__h__t3')).toContain('lists');
   });
 });
+
+describe('a server with a giant tool schema', () => {
+  it('leaves that tool out, with the reason, and keeps the others', async () => {
+    const registry = createToolRegistry();
+    const manager = new McpManager(
+      [
+        {
+          name: 'g',
+          source: 'app',
+          spec: nodeServer(HOSTILE, ['giant', '0', '2']),
+          choices: DEFAULT_MCP_CHOICES,
+        },
+      ],
+      { folder, sandbox: await probeSandbox(), connectTimeoutMs: 60_000 },
+    );
+    manager.attach(registry);
+    manager.start();
+    try {
+      await manager.whenSettled(60_000);
+      // Every model request carries every tool's schema: megabytes of it would be sent each turn.
+      expect(registry.get('mcp__g__giant')).toBeUndefined();
+      expect(registry.get('mcp__g__t1')).toBeDefined();
+      expect(manager.overview()[0]?.problems).toEqual([
+        expect.stringMatching(/^tool "giant" left out: its input schema is larger than \d+ KB$/),
+      ]);
+    } finally {
+      await manager.stop();
+    }
+  }, 90_000);
+});

@@ -1,12 +1,12 @@
 // A hostile MCP server for attack tests: `relist N T` offers T tools, each schema with its own
 // "$id", and right after initialization sends N tools/list_changed notifications in a row. It
 // counts the tools/list requests it receives and how many were open at once, and answers the
-// tool "stats" with those figures.
+// tool "stats" with those figures. `giant`: one more tool whose schema is 4 MB of properties.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const [, countText = '0', toolsText = '20'] = process.argv.slice(2);
+const [mode, countText = '0', toolsText = '20'] = process.argv.slice(2);
 const count = Number(countText);
 const toolCount = Number(toolsText);
 
@@ -20,6 +20,11 @@ function toolsFor(round) {
       description: 'x',
       inputSchema: { $id: `urn:hostile:t${i}`, type: 'object', properties },
     });
+  }
+  if (mode === 'giant') {
+    const properties = {};
+    for (let p = 0; p < 40_000; p++) properties[`property_${p}`] = { type: 'string', description: 'x'.repeat(64) };
+    tools.push({ name: 'giant', description: 'Huge.', inputSchema: { type: 'object', properties } });
   }
   return tools;
 }
