@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { McpOverview, McpServerInfo, ProjectMcpStatus } from '../shared/mcp-types';
 import { McpHost } from '../main/mcp/mcp-host';
 import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
-import { readProjectMcpFile } from '../main/mcp/project-mcp-file';
+import { readProjectMcpFile, withAcceptedHash } from '../main/mcp/project-mcp-file';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
@@ -225,8 +225,8 @@ async function accept(
   for (const server of status.servers) {
     io.stdout.write(`  ${paint.bold(text.line(server.name))}: ${text.line(server.commandLine)}\n`);
     if (server.cwd !== null) io.stdout.write(`    in ${text.line(server.cwd)}\n`);
-    if (server.envNames.length > 0)
-      io.stdout.write(`    environment: ${server.envNames.map(text.line).join(', ')}\n`);
+    if (server.environment.length > 0)
+      io.stdout.write(`    environment: ${server.environment.map(text.line).join(' ')}\n`);
     if (server.headerNames.length > 0)
       io.stdout.write(`    headers: ${server.headerNames.map(text.line).join(', ')}\n`);
   }
@@ -247,7 +247,7 @@ async function accept(
     }
   }
   // Saved for the content shown; a change after this asks again.
-  await store.saveProject(folder, { ...settings, acceptedHash: status.hash });
+  await store.saveProject(folder, withAcceptedHash(settings, status.hash));
   io.stdout.write('Accepted.\n');
   return EXIT.ok;
 }

@@ -83,7 +83,12 @@ export interface McpProposedServer {
   readonly transport: 'stdio' | 'http' | 'sse';
   readonly commandLine: string;
   readonly cwd: string | null;
-  readonly envNames: readonly string[];
+  /**
+   * What it is given: for a project's file `NAME=value` (the value shell-quoted), since a value can
+   * decide which program starts (PATH) or what it loads (NODE_OPTIONS, LD_PRELOAD); for servers
+   * the person pastes, the names only (their values are the person's tokens).
+   */
+  readonly environment: readonly string[];
   readonly headerNames: readonly string[];
 }
 

@@ -21,7 +21,7 @@ export function describeServers(
   const lines = servers.map((s) => {
     const details = [
       s.cwd !== null ? `in ${shown(s.cwd)}` : null,
-      s.envNames.length > 0 ? `environment: ${s.envNames.map(shown).join(', ')}` : null,
+      s.environment.length > 0 ? `environment: ${s.environment.map(shown).join(' ')}` : null,
       s.headerNames.length > 0 ? `headers: ${s.headerNames.map(shown).join(', ')}` : null,
     ].filter((d): d is string => d !== null);
     return `• ${shown(s.name)}: ${shown(s.commandLine)}${details.length ? `\n   (${details.join('; ')})` : ''}`;

@@ -79,7 +79,10 @@ export function createMcpHandlers(deps: McpHandlerDeps): McpHandlers {
       }
       const sandbox = describeServerSandbox(await deps.sandboxState(), DEFAULT_MCP_CHOICES);
       await confirmOrThrow(
-        addServersConfirmation(parsed.servers.map(proposedServer), sandbox),
+        addServersConfirmation(
+          parsed.servers.map((server) => proposedServer(server, 'names')),
+          sandbox,
+        ),
         'Adding the servers was not confirmed in Tandem’s dialog; nothing was added.',
       );
       await host.addAppServers(text);

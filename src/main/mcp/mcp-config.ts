@@ -167,14 +167,29 @@ export function commandLineOf(spec: McpServerSpec): string {
   return spec.kind === 'stdio' ? [spec.command, ...spec.args].map(quoteWord).join(' ') : spec.url;
 }
 
-export function proposedServer(server: NamedServerSpec): McpProposedServer {
+/**
+ * How a server is shown before it may start. `values` 'shown' for a project's file: its values
+ * (already in the repository) can decide which program runs. 'names' for servers the person
+ * pasted: their values are often the person's tokens, and the person wrote them.
+ */
+export function proposedServer(
+  server: NamedServerSpec,
+  values: 'shown' | 'names' = 'names',
+): McpProposedServer {
   const { spec } = server;
   return {
     name: server.name,
     transport: spec.kind,
     commandLine: commandLineOf(spec),
     cwd: spec.kind === 'stdio' ? spec.cwd : null,
-    envNames: spec.kind === 'stdio' ? Object.keys(spec.env).sort() : [],
+    environment:
+      spec.kind === 'stdio'
+        ? Object.keys(spec.env)
+            .sort()
+            .map((name) =>
+              values === 'shown' ? `${name}=${quoteWord(spec.env[name] ?? '')}` : name,
+            )
+        : [],
     headerNames: spec.kind === 'stdio' ? [] : Object.keys(spec.headers).sort(),
   };
 }

@@ -180,20 +180,37 @@ export class McpConnection implements McpCaller {
 
   /** Follows the server after connecting: list changes, and a close we did not ask for. */
   private watch(client: Client, generation: number): void {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      if (generation !== this.generation || this.state.state !== 'ready') return;
+    // One list at a time: notifications that come in while a list is on its way are answered by
+    // one more list after it, so a server sending thousands cannot make thousands of requests (and
+    // rebuilds) run at once.
+    let listing = false;
+    let again = false;
+    const refresh = async (): Promise<void> => {
+      listing = true;
       try {
-        const listed = await listAllTools(
-          client,
-          this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        );
-        if (generation !== this.generation) return;
-        this.toolList = listed.tools;
-        this.listProblems = listed.problems;
-        this.options.onChange();
-      } catch (error) {
-        this.log.append(`[tandem] refreshing the tool list failed: ${messageOf(error)}\n`);
+        do {
+          again = false;
+          try {
+            const listed = await listAllTools(
+              client,
+              this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+            );
+            if (generation !== this.generation) return;
+            this.toolList = listed.tools;
+            this.listProblems = listed.problems;
+            this.options.onChange();
+          } catch (error) {
+            this.log.append(`[tandem] refreshing the tool list failed: ${messageOf(error)}\n`);
+          }
+        } while (again && generation === this.generation);
+      } finally {
+        listing = false;
       }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (generation !== this.generation || this.state.state !== 'ready') return;
+      if (listing) again = true;
+      else void refresh();
     });
     client.onerror = (error) => {
       if (generation === this.generation) this.log.append(`[tandem] ${messageOf(error)}\n`);

@@ -17,7 +17,7 @@ import { McpManager } from './mcp-manager';
 import { collectMcpServers, type CommandLineServers } from './mcp-server-list';
 import type { McpSettingsStore } from './mcp-stores';
 import { messageOf } from './mcp-transport';
-import { readProjectMcpFile } from './project-mcp-file';
+import { readProjectMcpFile, withAcceptedHash } from './project-mcp-file';
 import type { ChildSecrets } from './stdio-launch';
 
 /** What the agent needs: its registry kept in step, and a bounded wait for servers to settle. */
@@ -224,7 +224,7 @@ export class McpHost implements McpToolSource {
       if (file.status.hash !== hash) {
         throw new Error('.mcp.json changed after it was shown; review it again before accepting');
       }
-      await this.options.store.saveProject(folder, { ...settings, acceptedHash: hash });
+      await this.options.store.saveProject(folder, withAcceptedHash(settings, hash));
       await this.reload();
     });
   }

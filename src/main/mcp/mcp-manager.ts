@@ -9,6 +9,12 @@ import type { AnyTool } from '../tools/tool';
 import { McpConnection, type ConnectionOptions, type McpServerEntry } from './mcp-connection';
 import { annotatedEffect, createMcpTool, describeAnnotations, registryName } from './mcp-tool';
 
+/**
+ * Largest input schema taken from a server, as JSON text: every model request carries every
+ * tool's schema, so one server's megabytes would be sent on each turn (and fill the context).
+ */
+export const MAX_SCHEMA_CHARS = 64 * 1024;
+
 export type McpManagerOptions = Omit<ConnectionOptions, 'onChange' | 'sandbox'> & {
   readonly sandbox: SandboxState;
   /** Called (coalesced) after any server's state, tools or log changed. */
@@ -175,6 +181,12 @@ export class McpManager {
       sandboxDescription: connection.sandbox.description,
     };
     for (const definition of connection.tools) {
+      if (JSON.stringify(definition.inputSchema).length > MAX_SCHEMA_CHARS) {
+        problems.push(
+          `tool "${definition.name}" left out: its input schema is larger than ${MAX_SCHEMA_CHARS / 1024} KB`,
+        );
+        continue;
+      }
       const name = registryName(entry.name, definition.name, taken);
       const tool = createMcpTool(name, definition, server, connection, this.options.callTimeoutMs);
       const schemaProblem = this.checker.schemaProblem(tool);

@@ -11,6 +11,7 @@ import {
   proposedServer,
   type NamedServerSpec,
 } from './mcp-config';
+import type { ProjectMcpSettings } from './mcp-stores';
 
 export const PROJECT_MCP_FILE = '.mcp.json';
 /** A larger file is refused: nobody reviews 256 KB of server definitions in a dialog. */
@@ -20,6 +21,16 @@ export interface ProjectMcpFile {
   readonly status: ProjectMcpStatus;
   /** The servers, when the file parsed (whether or not it is accepted). */
   readonly servers: readonly NamedServerSpec[];
+}
+
+/**
+ * The project's settings once `hash` is accepted. Content other than the last accepted starts
+ * with no choices: a server's name may now stand for another program, which must not inherit
+ * the trust, project writes or network the person gave to the one they reviewed.
+ */
+export function withAcceptedHash(settings: ProjectMcpSettings, hash: string): ProjectMcpSettings {
+  if (settings.acceptedHash === hash) return settings;
+  return { acceptedHash: hash, choices: {} };
 }
 
 export async function readProjectMcpFile(
@@ -47,7 +58,7 @@ export async function readProjectMcpFile(
       kind: accepted ? 'accepted' : 'pending',
       hash,
       changed: !accepted && acceptedHash !== null,
-      servers: parsed.servers.map(proposedServer),
+      servers: parsed.servers.map((server) => proposedServer(server, 'shown')),
       problems: parsed.problems,
     },
     servers: parsed.servers,

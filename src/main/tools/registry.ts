@@ -88,8 +88,26 @@ export function createToolRegistry(
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
+  // clash with nor be referenced by another's (MCP servers choose their own ids).
+  const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
   addFormats(ajv);
+  const ownRefs = new Set(Object.keys(ajv.refs));
+  /**
+   * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
+   * otherwise keep every schema it compiled, and an MCP server relisting its tools would grow our
+   * memory without end. The root "$id" is left out of what ajv keys it by, so forgetting it can
+   * never drop a schema ajv itself holds (a tool could name its schema like the meta-schema).
+   */
+  const compile = (schema: Record<string, unknown>): ValidateFunction => {
+    const { $id: _id, ...key } = schema;
+    try {
+      return ajv.compile(key);
+    } finally {
+      ajv.removeSchema(key);
+      for (const ref of Object.keys(ajv.refs)) if (!ownRefs.has(ref)) delete ajv.refs[ref];
+    }
+  };
   const byName = new Map<string, AnyTool>();
   // The plain schema is computed once per tool: definitions() is sent on every model turn.
   const schemas = new Map<string, Record<string, unknown>>();
@@ -106,7 +124,7 @@ export function createToolRegistry(
   const validatorFor = (tool: AnyTool): ValidateFunction => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      validate = ajv.compile(schemaOf(tool));
+      validate = compile(schemaOf(tool));
       validators.set(tool.name, validate);
     }
     return validate;
@@ -125,7 +143,7 @@ export function createToolRegistry(
     },
     schemaProblem(tool) {
       try {
-        ajv.compile(plainSchema(tool.parameters));
+        compile(plainSchema(tool.parameters));
         return null;
       } catch (error) {
         return messageOf(error);

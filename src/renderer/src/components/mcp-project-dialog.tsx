@@ -62,9 +62,9 @@ export function McpProjectDialog(): React.JSX.Element | null {
                   In <VisibleText text={server.cwd} layout="inline" />
                 </p>
               )}
-              {server.envNames.length > 0 && (
+              {server.environment.length > 0 && (
                 <p className="muted">
-                  Environment: <VisibleText text={server.envNames.join(', ')} layout="inline" />
+                  Environment: <VisibleText text={server.environment.join(' ')} layout="inline" />
                 </p>
               )}
               {server.headerNames.length > 0 && (
