@@ -153,7 +153,11 @@ export function protectedPaths(gitDir: string): string[] {
 
 function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // "..name" is inside; only ".." itself or "../…" climbs out.
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[] {
