@@ -10,6 +10,8 @@ import {
   type TandemBackend,
 } from '../../src/main/ipc/create-handlers';
 import { createAgentRunControllerFactory } from '../../src/main/ipc/agent-run-controller';
+import { McpHost, storedKeySecrets, type McpTuning } from '../../src/main/mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from '../../src/main/mcp/mcp-stores';
 import { GrantBook } from '../../src/main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../../src/main/permissions/project-permissions-store';
 import { presetForBaseUrl } from '../../src/shared/provider-presets';
@@ -52,6 +54,8 @@ export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
      * the stored settings, real tools in the opened folder, the real permission gate and broker.
      */
     readonly realAgent?: boolean;
+    /** Time limits and backoff for the MCP servers of the opened folder. */
+    readonly mcpTuning?: McpTuning;
     /**
      * Whether a socket may connect (its Origin and token, say); every socket may when absent,
      * as in the tests, whose pages are the only ones in their browser.
@@ -60,7 +64,7 @@ export type TestBridgeOptions = Pick<HandlerDeps, 'dataDir' | 'chooseFolder'> &
   };
 
 export async function startTestBridge(options: TestBridgeOptions): Promise<TestBridge> {
-  const { provider, realAgent, admit, ...deps } = options;
+  const { provider, realAgent, mcpTuning, admit, ...deps } = options;
   // The same stores the CLI uses: JSON files in the (temporary) data folder, the key in memory.
   const settings = deps.settings ?? new JsonFileSettingsStore(deps.dataDir);
   const secrets = deps.secrets ?? new MemorySecretStore();
@@ -80,6 +84,16 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
   const sandboxState =
     deps.sandboxState ??
     (() => ({ kind: 'none' as const, available: false, description: 'test bridge' }));
+  // One MCP host, shared by the handlers (Settings, the folder's lifecycle) and the agent.
+  const mcp =
+    deps.mcp ??
+    new McpHost({
+      store: new JsonFileMcpSettingsStore(deps.dataDir),
+      sandbox: async () => sandboxState(),
+      dataFolders: [deps.dataDir],
+      childSecrets: storedKeySecrets(secrets),
+      ...(mcpTuning ? { tuning: mcpTuning } : {}),
+    });
   const runControllerFactory = realAgent
     ? createAgentRunControllerFactory({
         dataDir: deps.dataDir,
@@ -88,6 +102,7 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
         permissions,
         grants,
         sandbox: async () => sandboxState(),
+        mcp,
       })
     : deps.runControllerFactory;
   const confirmations: ConfirmRequest[] = [];
@@ -107,6 +122,7 @@ export async function startTestBridge(options: TestBridgeOptions): Promise<TestB
     grants,
     settings,
     secrets,
+    mcp,
     ...(runControllerFactory ? { runControllerFactory } : {}),
   });
   const dispatch = createValidatedDispatcher(backend.handlers);

@@ -181,7 +181,7 @@ describe('tandem run (in-process)', () => {
     const { io, stderr } = memoryIo({}, '/');
     expect(await main(['fly'], io)).toBe(2);
     expect(stderr()).toBe(
-      'tandem: unknown command "fly" (commands: run, sessions, undo, policy)\n',
+      'tandem: unknown command "fly" (commands: run, sessions, undo, policy, mcp)\n',
     );
   });
 

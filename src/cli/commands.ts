@@ -33,4 +33,9 @@ export const COMMANDS: readonly CliCommand[] = [
     summary: 'show what the permission engine decides for a command or a path, and why',
     load: async () => (await import('./policy-command')).policyCliCommand,
   },
+  {
+    name: 'mcp',
+    summary: "list a folder's MCP servers and tools, or accept its .mcp.json",
+    load: async () => (await import('./mcp-command')).mcpCommand,
+  },
 ];

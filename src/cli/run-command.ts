@@ -1,23 +1,25 @@
 // `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
 // says how it ended.
-import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { RunFinishReason } from '../shared/events';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../main/mcp/mcp-connection';
+import { McpHost } from '../main/mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { forgetSecretVariables } from '../main/shell/command-env';
 import { probeSandbox } from '../main/shell/sandbox-probe';
-import { windowDataDir } from '../main/store/window-data-dir';
-import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
 import type { CommandMain } from './commands';
+import { readCliMcpServers } from './mcp-cli-servers';
 import { chooseProvider, DEFAULT_API_KEY_ENV } from './provider-choice';
 import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flags';
 import { runHeader } from './run-header';
 import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
+import { checkedProjectFolder } from './project-folder';
 
 export const runCommand: CommandMain = async (argv, io, deps) => {
   let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
@@ -46,7 +48,7 @@ async function runTask(
   deps: CliDeps,
   style: CliStyle,
 ): Promise<number> {
-  const folder = projectFolder(flags, io);
+  const folder = checkedProjectFolder(flags.folder, flags.dataDir, io);
   const provider = await chooseProvider({
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
@@ -82,6 +84,33 @@ async function runTask(
     throw new CliFailure(`cannot read the project's permissions: ${reason}`, EXIT.setup);
   }
 
+  // MCP servers: the --mcp-config file's and the project's accepted .mcp.json, started now (in
+  // parallel) while the rest is set up; the first model request waits for them. They get the
+  // same walls as commands: no key or its variable, Tandem's data folder hidden.
+  const mcpServers = await readCliMcpServers(flags.mcp, io.cwd);
+  const mcp = new McpHost({
+    store: new JsonFileMcpSettingsStore(flags.dataDir),
+    sandbox: probeSandbox,
+    dataFolders: [flags.dataDir],
+    childSecrets: async () => ({ names: [apiKeyEnv], values: secretValues }),
+    ...(mcpServers.servers ? { cli: mcpServers.servers } : {}),
+  });
+  await mcp.openFolder(folder);
+  const mcpNotes = [...mcpServers.problems];
+  let project;
+  try {
+    project = (await mcp.overview()).project;
+  } catch (error) {
+    await mcp.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliFailure(`cannot read the MCP settings: ${reason}`, EXIT.setup);
+  }
+  if (project.kind === 'pending') {
+    mcpNotes.push(
+      `this project's .mcp.json is ${project.changed ? 'changed and ' : ''}not accepted, so its servers do not start (see "tandem mcp accept --folder ${folder}")`,
+    );
+  }
+
   // The permission engine: stored mode and rules, grants, the broker, the terminal as the card.
   const permissions = createRunPermissionGate({
     folder,
@@ -109,12 +138,24 @@ async function runTask(
       secretValues,
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
+      mcp,
+      // Headless: no window shows tools arriving later, so the first request waits for every
+      // server to be ready or failed (each is bounded by its own start time limit).
+      mcpWaitMs: DEFAULT_CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
     permissions.close();
+    await mcp.close();
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
+  // Another Tandem process owns the project: say who, once, before the run (through the terminal
+  // sanitiser, like every text Tandem did not write itself).
+  if (workspace.readOnly) {
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} ${style.text.line(workspace.readOnly)}\n`,
+    );
+  }
   const problems = workspace.loadProblems();
   if (problems.length > 0) {
     // File names and reasons can carry anything a damaged file held: shown, never acted on.
@@ -137,6 +178,10 @@ async function runTask(
         style,
       ),
     );
+  }
+  // Names, paths and reasons from a config file or a project's .mcp.json: shown, never acted on.
+  for (const note of mcpNotes) {
+    io.stderr.write(`${style.paint.yellow('tandem run:')} ${style.text.line(note)}\n`);
   }
   agent.onEvent(
     createEventPrinter(io, {
@@ -168,38 +213,8 @@ async function runTask(
     removeInterrupt?.();
     permissions.close();
     await workspace.close();
+    await mcp.close();
   }
-}
-
-/** The real path of the project folder, refused like the window refuses it (/, home, system). */
-function projectFolder(flags: RunFlags, io: CliIo): string {
-  const kind = pathKind(flags.folder);
-  if (kind !== 'folder') {
-    throw new CliFailure(
-      kind === 'missing'
-        ? `folder does not exist: ${flags.folder}`
-        : `not a folder: ${flags.folder} is a file; give the folder it is in`,
-      EXIT.setup,
-    );
-  }
-  const folder = realpathSync(flags.folder);
-  const home = io.env.HOME || homedir();
-  const refusal = projectFolderRefusal(folder, {
-    platform: process.platform,
-    home: realOr(home),
-    dataFolders: [
-      realOr(flags.dataDir),
-      realOr(windowDataDir({ platform: process.platform, env: io.env, home })),
-    ],
-    env: io.env,
-  });
-  if (refusal) {
-    throw new CliFailure(
-      `Tandem does not work in ${folder}: ${refusal}. The agent reads every file of its folder without asking, so give the folder of one project with --folder`,
-      EXIT.setup,
-    );
-  }
-  return folder;
 }
 
 function report(
@@ -223,21 +238,5 @@ function report(
     case 'stopped':
       io.stderr.write(`${prefix} stopped\n`);
       return EXIT.stopped;
-  }
-}
-
-function pathKind(path: string): 'folder' | 'file' | 'missing' {
-  try {
-    return statSync(path).isDirectory() ? 'folder' : 'file';
-  } catch {
-    return 'missing';
-  }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }

@@ -164,3 +164,36 @@ describe('the timeout flags reach the provider', () => {
     );
   });
 });
+
+describe('MCP flags', () => {
+  it('are read as repeatable names beside --mcp-config', () => {
+    const flags = parsed([
+      '--mcp-config',
+      'servers.json',
+      '--mcp-trust',
+      'db',
+      '--mcp-trust',
+      'docs',
+      '--mcp-write',
+      'db',
+      'task',
+    ]);
+    expect(flags.mcp).toEqual({
+      'mcp-config': 'servers.json',
+      'mcp-trust': ['db', 'docs'],
+      'mcp-write': ['db'],
+      'mcp-network': undefined,
+    });
+  });
+
+  it.each([
+    [['--mcp-trust', 'db'], '--mcp-trust, --mcp-write and --mcp-network need --mcp-config'],
+    [['--mcp-network', 'web'], '--mcp-trust, --mcp-write and --mcp-network need --mcp-config'],
+    [['--mcp-config', ''], '--mcp-config must name a file'],
+  ])('%j → exit 2 before anything is opened', async (flags, message) => {
+    const { io, stderr } = memoryIo();
+    // The base URL points at a closed port: reaching the provider would fail differently.
+    expect(await main(['run', ...base, ...flags, 'task'], io)).toBe(2);
+    expect(stderr().split('\n')[0]).toBe(`tandem run: ${message}`);
+  });
+});

@@ -16,6 +16,12 @@ import { timeoutsFromSettings, type ProviderTimeouts } from '../main/agent/reque
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 import { groupDigits } from '../shared/digit-groups';
+import {
+  checkMcpFlags,
+  MCP_FLAG_OPTIONS,
+  MCP_FLAG_USAGE,
+  type McpFlagValues,
+} from './mcp-cli-servers';
 
 export const RUN_USAGE = `Usage: tandem run [options] "task"
 
@@ -44,7 +50,11 @@ Options:
   --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
   --json               print every RunEvent as one JSON line on stdout
   --no-color           no colour (also: NO_COLOR=1, or output that is not a terminal)
+${MCP_FLAG_USAGE}
   -h, --help           show this help
+
+MCP servers: those of --mcp-config, and the project's .mcp.json once accepted ("tandem mcp
+accept"). Local servers run inside the sandbox where there is one.
 
 Answers to an approval: y once, s for this session, t for 30 minutes, a always in this
 project (a rule you can widen), n deny, or type a note to deny with it.
@@ -58,6 +68,9 @@ Examples:
 
   # Read-only, as JSON lines for another program:
   tandem run --mode read-only --json "list the TODOs" | jq -r 'select(.type=="assistant-delta").text'
+
+  # With the MCP servers of a file, trusting one server's read-only tools:
+  tandem run --mcp-config mcp.json --mcp-trust docs "summarise the design notes"
 
   # Continue a session:
   tandem run --session 20250101120000-1a2b3c4d "now update the README"
@@ -84,6 +97,8 @@ export interface RunFlags {
   readonly json: boolean;
   readonly noColor: boolean;
   readonly task: string;
+  /** --mcp-config and the choices named for its servers (read by mcp-cli-servers.ts). */
+  readonly mcp: McpFlagValues;
 }
 
 /** Flags whose value is a count or a number of seconds: a leading "-" is a bad value, not a flag. */
@@ -112,6 +127,7 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
         'no-color': { type: 'boolean', default: false },
+        ...MCP_FLAG_OPTIONS,
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -139,6 +155,13 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
   if (values['api-key-env'] === '') {
     throw new CliFailure('--api-key-env must name an environment variable', EXIT.usage);
   }
+  const mcp: McpFlagValues = {
+    'mcp-config': values['mcp-config'],
+    'mcp-trust': values['mcp-trust'],
+    'mcp-write': values['mcp-write'],
+    'mcp-network': values['mcp-network'],
+  };
+  checkMcpFlags(mcp);
   const task = positionals.join(' ').trim();
   if (!task) {
     throw new CliFailure('no task given: put the task in quotes after the flags', EXIT.usage);
@@ -156,6 +179,7 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
     json: values.json,
     noColor: values['no-color'],
     task,
+    mcp,
   };
 }
 

@@ -7,6 +7,8 @@ import { createHandlers, type TandemBackend } from './ipc/create-handlers';
 import { createElectronConfirm } from './ipc/electron-confirm';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { McpHost, storedKeySecrets } from './mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from './mcp/mcp-stores';
 import { GrantBook } from './permissions/grant-book';
 import { forgetSecretVariables } from './shell/command-env';
 import { probeSandbox } from './shell/sandbox-probe';
@@ -75,6 +77,14 @@ function start(): void {
   const secrets = createElectronSecretStore();
   const permissions = createElectronPermissionsStore();
   const grants = new GrantBook();
+  // The open folder's MCP servers: the handlers start and stop them, the agent uses their tools.
+  const mcp = new McpHost({
+    store: new JsonFileMcpSettingsStore(dataDir),
+    sandbox: probeSandbox,
+    // The same walls as commands: Tandem's data hidden, the stored key in no environment.
+    dataFolders: [dataDir],
+    childSecrets: storedKeySecrets(secrets),
+  });
   backend = createHandlers({
     appName: 'Tandem',
     appVersion: app.getVersion(),
@@ -95,6 +105,7 @@ function start(): void {
     secrets,
     permissions,
     grants,
+    mcp,
     runControllerFactory: createAgentRunControllerFactory({
       dataDir,
       settings,
@@ -104,6 +115,7 @@ function start(): void {
       sandbox: probeSandbox,
       shellSessions,
       log: (line) => console.warn(line),
+      mcp,
     }),
   });
   bindElectronIpc({

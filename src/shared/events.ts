@@ -1,10 +1,12 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
+import type { ChangeReport } from './change-report';
 import type {
   ApprovalAnswer,
   Decision,
   SecretMark,
   ToolEffect,
+  ToolImage,
   ToolPreview,
   Usage,
 } from './tool-types';
@@ -91,12 +93,16 @@ export type RunEvent =
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
+      /** What a command changed on disk, as data: the window draws the card from this. */
+      readonly changes?: ChangeReport;
       /**
        * Set when this call brought outside content into the conversation ("after reading
        * https://…", "after running `curl …` with network on"): the session is tainted from here
        * on, also when it is reopened from its transcript.
        */
       readonly taintedBy?: string;
+      /** Images the tool returned, shown in the trace; the model was given a description. */
+      readonly images?: readonly ToolImage[];
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { lazyValue } from './lazy-value';
+import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
 import { providerTimeoutsSchema } from './provider-timeouts';
 import { PERMISSION_MODES, type PermissionMode } from './tool-types';
@@ -88,6 +89,20 @@ export const ipcArgSchemas = lazyValue(() => {
 
   const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
 
+  const mcpServerName = z
+    .string()
+    .min(1)
+    .max(SERVER_NAME_MAX)
+    .regex(SERVER_NAME, 'an MCP server name: letters, digits, "-" and single "_"');
+
+  const mcpChoicesSchema = z
+    .object({
+      trusted: z.boolean(),
+      projectAccess: z.enum(['read-only', 'read-write']),
+      network: z.boolean(),
+    })
+    .strict();
+
   return {
     getAppInfo: z.tuple([]),
     ping: z.tuple([z.string().max(10_000)]),
@@ -115,6 +130,20 @@ export const ipcArgSchemas = lazyValue(() => {
     setNetwork: z.tuple([z.enum(['off', 'ask', 'allow'])]),
     deleteRule: z.tuple([id]),
     revokeGrant: z.tuple([id]),
+    getMcpOverview: z.tuple([]),
+    // The `mcpServers` JSON the person pasted; main parses and checks every entry.
+    addMcpServers: z.tuple([
+      z
+        .string()
+        .min(2)
+        .max(256 * 1024),
+    ]),
+    removeMcpServer: z.tuple([mcpServerName]),
+    setMcpServerChoices: z.tuple([z.enum(['app', 'project']), mcpServerName, mcpChoicesSchema]),
+    acceptProjectMcp: z.tuple([z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex')]),
+    revokeProjectMcp: z.tuple([]),
+    restartMcpServer: z.tuple([mcpServerName]),
+    allowMcpServer: z.tuple([mcpServerName, z.enum(['session', 'always'])]),
   } satisfies Record<TandemInvokeMethod, z.ZodType>;
 });
 

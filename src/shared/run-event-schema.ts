@@ -1,10 +1,18 @@
 // The RunEvent union as a schema, for events read back from disk (a transcript line may be torn,
 // hand-edited or written by a buggy build): one that does not fit is skipped, never trusted.
 import { z } from 'zod';
+import { changeReportSchema } from './change-report-schema';
 import type { RunEvent } from './events';
 import { approvalAnswerSchema } from './ipc-schemas';
 import { lazyValue } from './lazy-value';
-import { TOOL_EFFECTS, type ToolEffect } from './tool-types';
+import {
+  MAX_SHOWN_IMAGE_BYTES,
+  MAX_SHOWN_IMAGES,
+  SHOWN_IMAGE_BASE64,
+  SHOWN_IMAGE_TYPES,
+  TOOL_EFFECTS,
+  type ToolEffect,
+} from './tool-types';
 
 /** Built on first use (lazy-value.ts): only a process that reads transcripts back needs it. */
 function buildEventSchema() {
@@ -12,6 +20,15 @@ function buildEventSchema() {
   const runId = z.string();
   const callId = z.string();
   const strings = z.array(z.string());
+
+  /** An image as main lets one through (mcp-result.ts): a drawable type, bounded base64. */
+  const imageSchema = z.object({
+    mimeType: z.enum(SHOWN_IMAGE_TYPES),
+    data: z
+      .string()
+      .max(Math.ceil(MAX_SHOWN_IMAGE_BYTES / 3) * 4)
+      .regex(SHOWN_IMAGE_BASE64),
+  });
 
   const previewSchema = z.discriminatedUnion('kind', [
     z.object({
@@ -102,9 +119,11 @@ function buildEventSchema() {
       output: z.string(),
       durationMs: z.number(),
       provenance: z.string().optional(),
+      changes: changeReportSchema.optional(),
       taintedBy: z.string().optional(),
       secrets: z.array(z.object({ kind: z.string(), chars: z.number() })).optional(),
       unmasked: z.string().optional(),
+      images: z.array(imageSchema).max(MAX_SHOWN_IMAGES).optional(),
     }),
     z.object({
       type: z.literal('usage'),

@@ -11,7 +11,7 @@ import type { ChatMessage } from './chat-message';
 import { buildSystemPrompt, DEFAULT_CONTEXT_BUDGET_TOKENS, loadAgentsMd } from './context';
 import type { ChatProvider } from './provider';
 import { DEFAULT_MAX_STEPS, runLoop } from './runner';
-import { Session } from './session';
+import { Session, type InterruptedAnswer } from './session';
 import { taintFromEvents } from './tool-calls';
 
 export interface AgentOptions {
@@ -29,6 +29,13 @@ export interface AgentOptions {
   readonly sessionId?: string;
   /** Replaces the built system prompt (tests, embedders). */
   readonly systemPrompt?: string;
+  /** What a call a crash left unanswered really did (from the journal), for a reopened session. */
+  readonly interruptedCall?: (callId: string) => InterruptedAnswer | undefined;
+  /**
+   * Awaited at the start of each run, before the first model request: e.g. a bounded wait for
+   * MCP servers still starting, so their tools are offered from the first turn.
+   */
+  readonly beforeRun?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunHandle {
@@ -61,7 +68,7 @@ export interface Agent {
 export function createAgent(options: AgentOptions): Agent {
   const folder = realFolder(options.folder);
   const session = options.sessionId
-    ? Session.open(options.dataDir, folder, options.sessionId)
+    ? Session.open(options.dataDir, folder, options.sessionId, options.interruptedCall)
     : Session.create(options.dataDir, folder, {
         model: options.provider.model,
         baseUrl: options.provider.baseUrl,
@@ -87,6 +94,7 @@ export function createAgent(options: AgentOptions): Agent {
     emit({ type: 'run-started', runId, sessionId: session.id, task, at: Date.now() });
     try {
       session.append({ role: 'user', content: task });
+      await options.beforeRun?.(signal);
       const systemPrompt =
         options.systemPrompt ??
         buildSystemPrompt({

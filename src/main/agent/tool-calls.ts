@@ -1,7 +1,8 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
+import type { ChangeReport } from '../../shared/change-report';
 import type { RunEvent } from '../../shared/events';
-import { isAllow } from '../../shared/tool-types';
+import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
@@ -124,7 +125,9 @@ async function mapWithLimit<T, R>(
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
-  return call !== undefined && deps.registry.get(call.function.name)?.effect === 'read';
+  const tool = call === undefined ? undefined : deps.registry.get(call.function.name);
+  // An untrusted MCP server's "read" asks like a command: it waits its turn, one card at a time.
+  return tool?.effect === 'read' && (tool.mcp === undefined || tool.mcp.trusted);
 }
 
 async function answerOne(
@@ -135,7 +138,7 @@ async function answerOne(
   maskSecrets: typeof MaskSecrets,
 ): Promise<ToolMessage> {
   const started = Date.now();
-  const prepared = await deps.registry.prepare(call.function.name, call.function.arguments);
+  const prepared = deps.registry.prepare(call.function.name, call.function.arguments);
   deps.emit({
     type: 'tool-call-started',
     runId: deps.runId,
@@ -150,6 +153,8 @@ async function answerOne(
     output: string,
     provenance?: string,
     taintedBy?: string,
+    changes?: ChangeReport,
+    images?: readonly ToolImage[],
   ): ToolMessage => {
     // The one place tool output becomes what the model reads: secret shapes are masked here, for
     // results, errors and refusals alike; the event keeps the original for the person.
@@ -163,6 +168,8 @@ async function answerOne(
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
+      ...(changes !== undefined ? { changes } : {}),
+      ...(images && images.length > 0 ? { images } : {}),
       ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
     return { role: 'tool', tool_call_id: call.id, content: masked };
@@ -204,7 +211,14 @@ async function answerOne(
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(result.ok, result.output, verdict.provenance, tainting);
+  return answer(
+    result.ok,
+    result.output,
+    verdict.provenance,
+    tainting,
+    result.changes,
+    result.images,
+  );
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

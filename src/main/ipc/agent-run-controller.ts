@@ -12,6 +12,7 @@ import {
   type WorkspaceAgent,
   type WorkspaceNetwork,
 } from '../agent/workspace-agent';
+import type { McpToolSource } from '../mcp/mcp-host';
 import { loadEarlierCalls, previewAlwaysChoices } from '../permissions/always-rule-preview';
 import { ApprovalBroker } from '../permissions/approval-broker';
 import type { Asker } from '../permissions/asker';
@@ -47,6 +48,8 @@ export interface AgentRunControllerDeps {
   readonly createProvider?: (config: ProviderConfig) => ChatProvider;
   /** Refused approval answers (forged, repeated, stale) are logged here. */
   readonly log?: (line: string) => void;
+  /** The open folder's MCP servers, whose tools join the agent's registry. */
+  readonly mcp?: McpToolSource;
 }
 
 export function createAgentRunControllerFactory(
@@ -131,6 +134,7 @@ function createAgentRunController(
       // The stored key is never in an environment, but a copy the person exported would be.
       ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(sessionId ? { sessionId } : {}),
+      ...(deps.mcp ? { mcp: deps.mcp } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
       if (event.type === 'approval-resolved') alwaysRules.delete(event.requestId);

@@ -6,6 +6,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
+import { linkedObject } from './git-object-links';
+
 export type GitRepo =
   | { readonly kind: 'none' }
   | {
@@ -203,7 +205,7 @@ function configuredPrograms(
 
 /**
  * Where a repository's object store reaches outside the project, if it does: the objects folder
- * itself (a symlink), its packs (symlinks), or `info/alternates`, whose folders git reads every
+ * itself (a symlink), its packs or loose objects (symlinks), or `info/alternates`, whose folders git reads every
  * object of as its own (`git cat-file --batch-all-objects --batch` prints another repository).
  * Alternates of alternates are followed; anything that cannot be read asks.
  */
@@ -216,6 +218,8 @@ function objectsOutside(
   const key = real(objects);
   if (seen.has(key)) return undefined;
   seen.add(key);
+  const linked = linkedObject(objects);
+  if (linked) return linked;
   try {
     for (const entry of readdirSync(path.join(objects, 'pack'), { withFileTypes: true })) {
       if (entry.isSymbolicLink()) return path.join(objects, 'pack', entry.name);

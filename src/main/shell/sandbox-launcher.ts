@@ -4,7 +4,7 @@
 // classifier judged read-only (so a hole in the classifier still cannot write), read-write
 // otherwise; then .git is read-only unless the command runs git, and even then the parts of .git
 // that make git run code later outside the sandbox (hooks, config, commondir...) stay read-only.
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** What the command may do to the project folder; see `planCommandRun`. */
@@ -19,6 +19,8 @@ export interface SandboxPlan {
   readonly home: string;
   readonly allowNetwork: boolean;
   readonly access: ProjectAccess;
+  /** Where the command starts; the project folder when absent (an MCP server may name another). */
+  readonly cwd?: string;
   /**
    * Real paths of Tandem's own data folders. Each one the command could otherwise see (inside the
    * project, or anywhere not already hidden) is covered by an empty read-only tmpfs.
@@ -151,7 +153,11 @@ export function protectedPaths(gitDir: string): string[] {
 
 function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // "..name" is inside; only ".." itself or "../…" climbs out.
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[] {
@@ -186,7 +192,12 @@ export function bwrapArgv(
 ): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
   // A command no one approved reaches no host socket (the session bus, a docker or ssh agent).
-  if (plan.access.kind === 'read-only') argv.push(...hostSocketMounts(plan.folder));
+  if (plan.access.kind === 'read-only') {
+    argv.push(...hostSocketMounts(plan.folder));
+    // With network (an MCP server may have both), names must still resolve where resolv.conf is
+    // a link into /run (systemd-resolved): its target file comes back, read-only, alone.
+    if (plan.allowNetwork) argv.push(...resolverMounts(plan.folder));
+  }
   // Hide the home folder (unless it is the system root or the project itself).
   if (
     plan.home &&
@@ -206,7 +217,7 @@ export function bwrapArgv(
   // Last, so they cover the project's bind: an empty, read-only folder is all a command sees.
   for (const dir of dataFoldersToHide(plan)) argv.push('--tmpfs', dir, '--remount-ro', dir);
   if (!plan.allowNetwork) argv.push('--unshare-net');
-  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
+  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.cwd ?? plan.folder, '--', ...command);
   return argv;
 }
 
@@ -252,6 +263,18 @@ function hostSocketMounts(folder: string): string[] {
     if (real && !isInside(dir, folder)) mounts.push('--tmpfs', dir);
   }
   return mounts;
+}
+
+/** The file /etc/resolv.conf leads to, when it lies in a socket folder the sandbox empties. */
+export function resolverMounts(folder: string, resolvConf = '/etc/resolv.conf'): string[] {
+  let target: string;
+  try {
+    target = realpathSync(resolvConf);
+  } catch {
+    return [];
+  }
+  const emptied = SOCKET_FOLDERS.some((dir) => isInside(dir, target) && !isInside(dir, folder));
+  return emptied ? ['--ro-bind', target, target] : [];
 }
 
 function quoteSbpl(value: string): string {

@@ -134,8 +134,8 @@ describe('argument coercion then validation', () => {
       error: /list\[1\]: expected integer, got string "x"/,
     },
   ];
-  it.each(cases)('$name', async ({ args, expected, error }) => {
-    const prepared = await registry.prepare('probe', JSON.stringify(args));
+  it.each(cases)('$name', ({ args, expected, error }) => {
+    const prepared = registry.prepare('probe', JSON.stringify(args));
     if (expected) {
       expect(prepared).toMatchObject({ ok: true });
       expect(prepared.args).toEqual(expected);
@@ -145,8 +145,8 @@ describe('argument coercion then validation', () => {
     }
   });
 
-  it('lists every problem at once', async () => {
-    const prepared = await registry.prepare('probe', JSON.stringify({ count: 'x', flag: 3 }));
+  it('lists every problem at once', () => {
+    const prepared = registry.prepare('probe', JSON.stringify({ count: 'x', flag: 3 }));
     expect(prepared.ok).toBe(false);
     if (prepared.ok) return;
     expect(prepared.message).toContain('missing required field "path"');
@@ -161,13 +161,13 @@ describe('lookup and parse failures', () => {
     { raw: '[1,2]', name: 'probe', error: /must be a JSON object, got an array/ },
     { raw: '"text"', name: 'probe', error: /must be a JSON object, got a string/ },
     { raw: '{}', name: 'nope', error: /no tool named "nope"\. Available tools: probe\./ },
-  ])('$raw to $name', async ({ raw, name, error }) => {
-    const prepared = await registry.prepare(name, raw);
+  ])('$raw to $name', ({ raw, name, error }) => {
+    const prepared = registry.prepare(name, raw);
     expect(prepared.ok).toBe(false);
     if (!prepared.ok) expect(prepared.message).toMatch(error);
   });
 
-  it('treats empty arguments as an empty object', async () => {
+  it('treats empty arguments as an empty object', () => {
     const r = createToolRegistry([
       defineTool({
         name: 'none',
@@ -177,7 +177,7 @@ describe('lookup and parse failures', () => {
         execute: async () => 'ok',
       }),
     ]);
-    expect(await r.prepare('none', '')).toMatchObject({ ok: true, args: {} });
+    expect(r.prepare('none', '')).toMatchObject({ ok: true, args: {} });
   });
 
   it('offers plain JSON Schema definitions to the model', () => {
@@ -187,7 +187,7 @@ describe('lookup and parse failures', () => {
     expect(definition?.function.parameters).toMatchObject({ type: 'object', required: ['path'] });
   });
 
-  it('validates a plain JSON Schema tool (as MCP tools arrive)', async () => {
+  it('validates a plain JSON Schema tool (as MCP tools arrive)', () => {
     const r = createToolRegistry([
       defineTool({
         name: 'mcp__x__search',
@@ -201,7 +201,7 @@ describe('lookup and parse failures', () => {
         execute: async () => 'ok',
       }),
     ]);
-    expect(await r.prepare('mcp__x__search', '{"limit":"3"}')).toMatchObject({
+    expect(r.prepare('mcp__x__search', '{"limit":"3"}')).toMatchObject({
       ok: true,
       args: { limit: 3 },
     });
@@ -306,5 +306,34 @@ describe('execution', () => {
     expect(result.output.startsWith('H'.repeat(1000))).toBe(true);
     expect(result.output.endsWith('T'.repeat(800))).toBe(true);
     expect(result.output).toContain('5,000 characters cut from the middle (7,000 in all)');
+  });
+});
+
+describe('schemas an MCP server chooses', () => {
+  const withSchema = (name: string, schema: Record<string, unknown>) =>
+    defineTool({
+      name,
+      description: name,
+      parameters: Type.Unsafe<Record<string, unknown>>(schema),
+      effect: 'read',
+      async execute() {
+        return 'ok';
+      },
+    });
+
+  it('compiles the same "$id" again and again (a server relisting its tools)', () => {
+    const checks = createToolRegistry();
+    const schema = { $id: 'https://example.com/s', type: 'object' };
+    for (let i = 0; i < 3; i++) expect(checks.schemaProblem(withSchema('a', schema))).toBeNull();
+  });
+
+  it('a schema named like the meta-schema breaks no other tool', () => {
+    const checks = createToolRegistry();
+    const meta = { $id: 'http://json-schema.org/draft-07/schema#', type: 'object' };
+    checks.schemaProblem(withSchema('meta', meta));
+    expect(checks.schemaProblem(withSchema('plain', { type: 'object' }))).toBeNull();
+    const later = withSchema('later', { type: 'object', properties: { x: { type: 'string' } } });
+    checks.add(later);
+    expect(checks.prepare('later', '{"x":"y"}').ok).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 // The registry dispatches by name so the loop never changes when tools are added (built-ins now,
 // MCP tools later). Every failure becomes a result the model can act on, never an exception.
-import type { Ajv, ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { ChangeReport } from '../../shared/change-report';
+import addFormatsModule from 'ajv-formats';
 import { nestsDeeperThan } from '../../shared/safe-json';
 import { coerceArgs } from './arg-coercion';
 import {
@@ -15,6 +17,7 @@ import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
 import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
+import type { ToolImage } from '../../shared/tool-types';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
@@ -44,8 +47,11 @@ export interface ToolRunResult {
   /** Bounded text the model receives. */
   readonly output: string;
   readonly outcome: 'ok' | 'error' | 'threw' | 'timeout' | 'cancelled';
+  /** What a command changed on disk (from the command journal). */
+  readonly changes?: ChangeReport;
   /** The tool's word that the output may carry outside content (see ToolReturn). */
   readonly outsideContent?: string;
+  readonly images?: readonly ToolImage[];
 }
 
 export interface ToolRegistryOptions {
@@ -60,28 +66,20 @@ export interface ToolRegistry {
   add(tool: AnyTool): void;
   remove(name: string): boolean;
   definitions(): ToolDefinition[];
-  /** Looks up, parses, coerces and validates; never rejects. */
-  prepare(name: string, rawArguments: string): Promise<PreparedCall>;
+  /**
+   * Compiles a tool's parameter schema with the registry's validator: null when it compiles,
+   * else why not (an MCP server's schema is checked before its tool is added).
+   */
+  schemaProblem(tool: AnyTool): string | null;
+  /** Looks up, parses, coerces and validates; never throws. */
+  prepare(name: string, rawArguments: string): PreparedCall;
   /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
   execute(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolRunResult>;
 }
 
-// ajv and its formats (about 280 KB of code) are loaded by the first call that is validated, or by
-// the warm-up when a session opens (src/main/agent/session-warm-up.ts): not before the first
-// model request, which needs the tools' schemas but no validator.
-let loadingAjv: Promise<() => Ajv> | undefined;
-
-/** Loads ajv once; the function it resolves to makes a validator compiler with its formats. */
-export function loadSchemaValidator(): Promise<() => Ajv> {
-  loadingAjv ??= Promise.all([import('ajv'), import('ajv-formats')]).then(([ajv, formats]) => {
-    // ajv-formats ships CommonJS; depending on the loader the plugin is the module or its default.
-    const module = formats as unknown as { default?: unknown };
-    const addFormats = (module.default ?? module) as (ajv: Ajv) => Ajv;
-    // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
-    return () => addFormats(new ajv.Ajv({ allErrors: true, strict: false }));
-  });
-  return loadingAjv;
-}
+// ajv-formats ships CommonJS; depending on the loader the plugin is the module or its default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 export function createToolRegistry(
   tools: readonly AnyTool[] = [],
@@ -89,7 +87,36 @@ export function createToolRegistry(
 ): ToolRegistry {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-  let compiler: Promise<Ajv> | undefined;
+  // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
+  // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
+  // clash with nor be referenced by another's (MCP servers choose their own ids).
+  // Made by the first compile, not with the registry: the formats and the meta-schema cost
+  // milliseconds that a session's first model request does not need.
+  let made: { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } | undefined;
+  const validatorCompiler = (): { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } => {
+    if (!made) {
+      const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+      addFormats(ajv);
+      made = { ajv, ownRefs: new Set(Object.keys(ajv.refs)) };
+    }
+    return made;
+  };
+  /**
+   * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
+   * otherwise keep every schema it compiled, and an MCP server relisting its tools would grow our
+   * memory without end. The root "$id" is left out of what ajv keys it by, so forgetting it can
+   * never drop a schema ajv itself holds (a tool could name its schema like the meta-schema).
+   */
+  const compile = (schema: Record<string, unknown>): ValidateFunction => {
+    const { $id: _id, ...key } = schema;
+    const { ajv, ownRefs } = validatorCompiler();
+    try {
+      return ajv.compile(key);
+    } finally {
+      ajv.removeSchema(key);
+      for (const ref of Object.keys(ajv.refs)) if (!ownRefs.has(ref)) delete ajv.refs[ref];
+    }
+  };
   const byName = new Map<string, AnyTool>();
   // The plain schema is computed once per tool: definitions() is sent on every model turn.
   const schemas = new Map<string, Record<string, unknown>>();
@@ -103,11 +130,10 @@ export function createToolRegistry(
   const schemaOf = (tool: AnyTool): Record<string, unknown> => schemas.get(tool.name) ?? {};
   tools.forEach(add);
 
-  const validatorFor = async (tool: AnyTool): Promise<ValidateFunction> => {
+  const validatorFor = (tool: AnyTool): ValidateFunction => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      compiler ??= loadSchemaValidator().then((make) => make());
-      validate = (await compiler).compile(schemaOf(tool));
+      validate = compile(schemaOf(tool));
       validators.set(tool.name, validate);
     }
     return validate;
@@ -124,6 +150,14 @@ export function createToolRegistry(
       validators.delete(name);
       return byName.delete(name);
     },
+    schemaProblem(tool) {
+      try {
+        compile(plainSchema(tool.parameters));
+        return null;
+      } catch (error) {
+        return messageOf(error);
+      }
+    },
     definitions: () =>
       [...byName.values()].map((tool) => ({
         type: 'function' as const,
@@ -134,7 +168,7 @@ export function createToolRegistry(
         },
       })),
 
-    async prepare(name, rawArguments) {
+    prepare(name, rawArguments) {
       const tool = byName.get(name);
       // Checked on the text, before it is parsed, shown, recorded or hashed anywhere.
       const problem = checkArgumentText(rawArguments);
@@ -175,7 +209,7 @@ export function createToolRegistry(
       }
       let validate: ValidateFunction;
       try {
-        validate = await validatorFor(tool);
+        validate = validatorFor(tool);
       } catch (error) {
         return {
           ok: false,
@@ -221,12 +255,16 @@ export function createToolRegistry(
           const value = outcome.value;
           const text = typeof value === 'string' ? value : value.output;
           const isError = typeof value !== 'string' && value.isError === true;
+          const changes = typeof value === 'string' ? undefined : value.changes;
           const outside = typeof value === 'string' ? undefined : value.outsideContent;
+          const images = typeof value === 'string' ? undefined : value.images;
           return {
             ok: !isError,
             output: boundOutput(text, maxOutputChars),
             outcome: isError ? 'error' : 'ok',
+            ...(changes ? { changes } : {}),
             ...(outside !== undefined ? { outsideContent: outside } : {}),
+            ...(images && images.length > 0 ? { images } : {}),
           };
         }
         case 'threw':

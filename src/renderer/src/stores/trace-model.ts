@@ -1,6 +1,13 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
+import type { ChangeReport } from '../../../shared/change-report';
 import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
-import type { ApprovalAnswer, SecretMark, ToolEffect, Usage } from '../../../shared/tool-types';
+import type {
+  ApprovalAnswer,
+  SecretMark,
+  ToolEffect,
+  ToolImage,
+  Usage,
+} from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
 
@@ -34,6 +41,10 @@ export type TraceItem =
       readonly unmasked?: string;
       readonly durationMs?: number;
       readonly provenance?: string;
+      /** What a command changed on disk, as data. */
+      readonly changes?: ChangeReport;
+      /** Images the tool returned (an MCP tool's), drawn in its card. */
+      readonly images?: readonly ToolImage[];
     }
   | (ApprovalRequestFields & {
       readonly kind: 'approval';

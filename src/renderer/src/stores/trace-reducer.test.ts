@@ -38,6 +38,24 @@ const approval: RunEvent = {
 };
 
 describe('applyRunEvent', () => {
+  it('keeps the images a tool returned on its card', () => {
+    const image = { mimeType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const state = fold([
+      started,
+      toolStarted,
+      {
+        type: 'tool-result',
+        runId: run,
+        callId: 'c1',
+        ok: true,
+        output: '[image 1: image/png, 8 bytes; shown to the person in the trace]',
+        durationMs: 5,
+        images: [image],
+      },
+    ]);
+    expect(state.items[1]).toMatchObject({ kind: 'tool', status: 'done', images: [image] });
+  });
+
   it('streams assistant text into one item and closes it when a tool starts', () => {
     const state = fold([
       started,
