@@ -7,6 +7,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { createToolRegistry, type ToolRegistry } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
 import { McpConnection, type ConnectionOptions, type McpServerEntry } from './mcp-connection';
+import { serverDefinition } from './mcp-config';
 import { annotatedEffect, createMcpTool, describeAnnotations, registryName } from './mcp-tool';
 
 /**
@@ -177,6 +178,7 @@ export class McpManager {
       name: entry.name,
       trusted: entry.choices.trusted,
       sandboxed: connection.sandbox.sandboxed,
+      definition: serverDefinition(entry.spec),
       commandLine: connection.commandLine,
       sandboxDescription: connection.sandbox.description,
     };
