@@ -9,6 +9,7 @@ import {
 } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
 import { realDataFolder } from '../store/data-dir';
+import { createBuiltinTools } from '../tools/builtin-tools';
 import type { ToolRegistry } from '../tools/registry';
 import { choicesOrDefault } from './mcp-choices';
 import { parseMcpConfigText, serverDefinition, type NamedServerSpec } from './mcp-config';
@@ -47,6 +48,11 @@ export interface McpHostOptions {
   readonly dataFolders?: readonly string[];
   /** The provider key's variable and value, read when a folder's servers start. */
   readonly childSecrets?: () => Promise<ChildSecrets>;
+}
+
+/** How many built-in tools every request carries: the servers' tools fit in what is left. */
+function builtinToolCount(): number {
+  return createBuiltinTools().length;
 }
 
 /** The window's: its stored key, whatever origin it was stored for, stays out of every server. */
@@ -96,6 +102,7 @@ export class McpHost implements McpToolSource {
         sandbox: await this.options.sandbox(),
         dataFolders: (this.options.dataFolders ?? []).map(realDataFolder),
         secrets: await this.childSecrets(),
+        reservedTools: builtinToolCount(),
         onChange: () => this.notify(),
       });
       this.manager = manager;
@@ -141,6 +148,7 @@ export class McpHost implements McpToolSource {
     const list = await collectMcpServers(this.options.store, null, undefined);
     const idle = new McpManager(list.entries, {
       folder: '/',
+      reservedTools: builtinToolCount(),
       sandbox: await this.options.sandbox(),
     });
     return {
