@@ -53,6 +53,12 @@ const commandWords = z
   .min(1)
   .refine((argv) => argv[0] !== '', 'the program must not be empty');
 
+/** The MCP server definition a rule was made for (absent in rules stored before they were kept). */
+const definitionHash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .optional();
+
 const ruleSchema = z.discriminatedUnion('kind', [
   z
     .object({
@@ -61,11 +67,14 @@ const ruleSchema = z.discriminatedUnion('kind', [
       match: z.enum(['exact', 'prefix']),
     })
     .strict(),
-  z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
+  z
+    .object({ kind: z.literal('tool'), tool: z.string().min(1), definition: definitionHash })
+    .strict(),
   z
     .object({
       kind: z.literal('mcp-server'),
       server: z.string().regex(SERVER_NAME).max(SERVER_NAME_MAX),
+      definition: definitionHash,
     })
     .strict(),
 ]);

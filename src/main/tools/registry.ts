@@ -20,6 +20,8 @@ import { runWithTimeout } from './tool-timeout';
 import type { ToolImage } from '../../shared/tool-types';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** OpenAI refuses a request with more tools than this; MCP servers' tools are fitted within it. */
+export const MAX_REQUEST_TOOLS = 128;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
 
 /** The OpenAI `tools` entry for one tool. */

@@ -101,6 +101,8 @@ export interface McpOrigin {
   readonly annotations: string;
   /** The server marks the tool destructive (only ever raises the bar). */
   readonly destructive: boolean;
+  /** Hash of the server's definition (command, args, env, cwd / url, headers): rules bind to it. */
+  readonly definition: string;
 }
 
 export interface Tool<S extends TSchema = TSchema> {
