@@ -101,14 +101,22 @@ describe('built CLI start-up', () => {
     expect(stdout).toContain('decision: run');
     expect(loaded).toContain('package web-tree-sitter');
     expect(loaded).toContain('bundles src/main/shell/command-classifier');
-    for (const name of ['openai', '@sinclair/typebox', 'ajv', 're2js', 'html-to-text', 'marked']) {
+    for (const name of [
+      'openai',
+      '@sinclair/typebox',
+      'ajv',
+      're2js',
+      'html-to-text',
+      'marked',
+      '@modelcontextprotocol/sdk',
+    ]) {
       expect(loaded, name).not.toContain(`bundles ${name}`);
     }
     expect(loaded).not.toContain('package node-pty');
     expect(loaded).not.toContain('bundles src/main/agent/workspace-agent');
   });
 
-  it('run has loaded the provider SDK but none of what only a tool call needs when its first request goes out', async () => {
+  it('run has loaded the provider SDK but none of what only a tool call or an MCP server needs when its first request goes out', async () => {
     const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }] });
     try {
       const { code, stderr, loaded } = await loadedBy([
@@ -126,7 +134,8 @@ describe('built CLI start-up', () => {
       expect(code, stderr).toBe(0);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
-      for (const name of ['ajv', 're2js', 'html-to-text']) {
+      // No MCP server is configured, so the MCP SDK is not loaded either.
+      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk']) {
         expect(loaded, name).not.toContain(`bundles ${name}`);
       }
       for (const name of ['web-tree-sitter', 'node-pty']) {
