@@ -11,7 +11,7 @@
 //    JSON events, the time from tool-call-started to permission-decided (policy) and to
 //    tool-result (policy, sandbox and the command), first call against second.
 //
-// Run: npm run build && npm run bench:startup [-- --runs 9] [--cli path/to/cli.js]
+// Run: npm run build && npm run bench:startup [-- --runs 9] [--cli out/main/cli.js --cli other/cli.js]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,14 +23,18 @@ import {
   type ScriptedTurn,
 } from '../src/test-support/scripted-openai-server';
 
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
+function flags(name: string): string[] {
+  return process.argv.flatMap((arg, at) =>
+    arg === name && process.argv[at + 1] ? [process.argv[at + 1] as string] : [],
+  );
 }
 
-// --cli measures another build (an older one copied aside, say) with the same rounds.
-const CLI = resolve(flag('--cli') ?? resolve(__dirname, '../out/main/cli.js'));
-const RUNS = Number(flag('--runs') ?? 9);
+// --cli (repeatable) measures other builds too (an older one copied aside, say), in the same
+// rounds, so a busy machine slows them alike; the default is this checkout's out/main/cli.js.
+const CLIS = (flags('--cli').length ? flags('--cli') : ['out/main/cli.js']).map((cli) =>
+  resolve(cli),
+);
+const RUNS = Number(flags('--runs')[0] ?? 9);
 const LATENCY_MS = [0, 300];
 
 interface Sample {
@@ -107,7 +111,7 @@ async function timed(fx: Fixture, args: readonly string[]): Promise<Sample> {
 }
 
 /** `tandem run` to its first model request: wall and CPU at the moment the server gets it. */
-async function runToFirstRequest(fx: Fixture): Promise<Sample> {
+async function runToFirstRequest(fx: Fixture, cli: string): Promise<Sample> {
   let sample: Sample | undefined;
   let pid = 0;
   let started = 0;
@@ -120,7 +124,7 @@ async function runToFirstRequest(fx: Fixture): Promise<Sample> {
   try {
     started = performance.now();
     const code = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, [CLI, ...runArgs(fx, server.baseUrl), 'say done'], {
+      const child = spawn(process.execPath, [cli, ...runArgs(fx, server.baseUrl), 'say done'], {
         env: fx.env,
         stdio: 'ignore',
       });
@@ -156,6 +160,7 @@ interface CallTimes {
 /** Two identical read-only command calls in one run: their times, from the JSON events. */
 async function twoCommands(
   fx: Fixture,
+  cli: string,
   command: string,
   latencyMs: number,
 ): Promise<[CallTimes, CallTimes]> {
@@ -169,7 +174,7 @@ async function twoCommands(
   try {
     const child = spawn(
       process.execPath,
-      [CLI, ...runArgs(fx, server.baseUrl), '--json', 'run it twice'],
+      [cli, ...runArgs(fx, server.baseUrl), '--json', 'run it twice'],
       { env: fx.env, stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const exited = new Promise<number | null>((done) => child.on('exit', done));
@@ -202,53 +207,70 @@ async function twoCommands(
 function row(label: string, samples: readonly Sample[], base?: readonly Sample[]): string {
   const wall = median(samples.map((s) => s.wallMs));
   const cpu = median(samples.map((s) => s.cpuMs));
+  const least = Math.min(...samples.map((s) => s.cpuMs));
   const extra = base
-    ? `   (+${(wall - median(base.map((s) => s.wallMs))).toFixed(0)} / +${(cpu - median(base.map((s) => s.cpuMs))).toFixed(0)} over node)`
+    ? `   +${(wall - median(base.map((s) => s.wallMs))).toFixed(0)} / +${(cpu - median(base.map((s) => s.cpuMs))).toFixed(0)} over node`
     : '';
-  return `${label.padEnd(40)} ${wall.toFixed(0).padStart(6)} ms ${cpu.toFixed(0).padStart(8)} ms${extra}`;
+  return `${label.padEnd(36)} ${wall.toFixed(0).padStart(6)} ms ${cpu.toFixed(0).padStart(6)} ms ${least.toFixed(0).padStart(6)} ms${extra}`;
 }
 
+type Measure = (fx: Fixture, cli: string) => Promise<Sample>;
+
+const STARTUP: readonly (readonly [string, Measure])[] = [
+  ['tandem --version', (f, cli) => timed(f, [cli, '--version'])],
+  ['tandem --help', (f, cli) => timed(f, [cli, '--help'])],
+  [
+    "tandem policy --command 'ls -la'",
+    (f, cli) => timed(f, [cli, 'policy', '--folder', f.project, '--command', 'ls -la']),
+  ],
+  ['tandem run, to its first request', runToFirstRequest],
+];
+
 async function main(): Promise<void> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first`);
+  for (const cli of CLIS) {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" first`);
+  }
   const fx = await fixture();
-  // Each run ends with the provider settings the bench gives; nothing is read from the person's.
-  const startup: [string, (fx: Fixture) => Promise<Sample>][] = [
-    ['node -e 0', (f) => timed(f, ['-e', '0'])],
-    ['tandem --version', (f) => timed(f, [CLI, '--version'])],
-    ['tandem --help', (f) => timed(f, [CLI, '--help'])],
-    [
-      "tandem policy --command 'ls -la'",
-      (f) => timed(f, [CLI, 'policy', '--folder', f.project, '--command', 'ls -la']),
-    ],
-    ['tandem run, to its first request', runToFirstRequest],
-  ];
-  const samples = new Map<string, Sample[]>(startup.map(([label]) => [label, []]));
-  const calls = new Map<number, [CallTimes, CallTimes][]>(LATENCY_MS.map((l) => [l, []]));
+  const node: Sample[] = [];
+  const samples = new Map<string, Sample[]>();
+  const calls = new Map<string, [CallTimes, CallTimes][]>();
+  const key = (cli: string, label: string | number): string => `${cli}\0${label}`;
+  const push = <T>(map: Map<string, T[]>, at: string, value: T): void =>
+    void (map.get(at) ?? map.set(at, []).get(at))?.push(value);
   try {
-    await timed(fx, [CLI, '--version']); // the first spawn warms the file cache
+    for (const cli of CLIS) await timed(fx, [cli, '--version']); // warms the file cache
     for (let round = 0; round < RUNS; round++) {
-      for (const [label, measure] of startup) samples.get(label)?.push(await measure(fx));
-      for (const latency of LATENCY_MS) {
-        calls.get(latency)?.push(await twoCommands(fx, 'git status --short', latency));
+      node.push(await timed(fx, ['-e', '0']));
+      for (const cli of CLIS) {
+        for (const [label, measure] of STARTUP)
+          push(samples, key(cli, label), await measure(fx, cli));
+        for (const latency of LATENCY_MS) {
+          push(calls, key(cli, latency), await twoCommands(fx, cli, 'git status --short', latency));
+        }
       }
     }
   } finally {
     await rm(fx.root, { recursive: true, force: true });
   }
-  console.log(`Startup of ${CLI}, median of ${RUNS} rounds (Node ${process.version})`);
-  console.log(`${'command'.padEnd(40)} ${'wall'.padStart(9)} ${'CPU'.padStart(11)}`);
-  const base = samples.get('node -e 0');
-  for (const [label] of startup) {
-    console.log(row(label, samples.get(label) ?? [], label === 'node -e 0' ? undefined : base));
-  }
-  console.log(`\nFirst vs second "git status --short" in one run (median ms, ${RUNS} runs)`);
-  console.log('model latency   policy 1st  policy 2nd   call 1st   call 2nd');
-  for (const [latency, list] of calls) {
-    const m = (pick: (pair: [CallTimes, CallTimes]) => number): string =>
-      median(list.map(pick)).toFixed(1).padStart(10);
-    console.log(
-      `${String(latency).padStart(10)} ms ${m((p) => p[0].policyMs)} ${m((p) => p[1].policyMs)} ${m((p) => p[0].callMs)} ${m((p) => p[1].callMs)}`,
-    );
+  console.log(`Startup, ${RUNS} rounds (Node ${process.version}); wall and CPU are medians`);
+  console.log(
+    `${'command'.padEnd(36)} ${'wall'.padStart(9)} ${'CPU'.padStart(9)} ${'min CPU'.padStart(9)}`,
+  );
+  console.log(row('node -e 0', node));
+  for (const cli of CLIS) {
+    console.log(`\n${cli}`);
+    for (const [label] of STARTUP)
+      console.log(row(label, samples.get(key(cli, label)) ?? [], node));
+    console.log(`  first vs second "git status --short" in one run (median ms)`);
+    console.log('  model latency   policy 1st  policy 2nd   call 1st   call 2nd');
+    for (const latency of LATENCY_MS) {
+      const list = calls.get(key(cli, latency)) ?? [];
+      const m = (pick: (pair: [CallTimes, CallTimes]) => number): string =>
+        median(list.map(pick)).toFixed(1).padStart(10);
+      console.log(
+        `  ${String(latency).padStart(10)} ms ${m((p) => p[0].policyMs)} ${m((p) => p[1].policyMs)} ${m((p) => p[0].callMs)} ${m((p) => p[1].callMs)}`,
+      );
+    }
   }
 }
 
