@@ -8,7 +8,7 @@ import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { formatBytes } from '../../shared/change-report';
 import type { GitignoreRules } from './gitignore-rules';
-import type { ObjectStore } from './object-store';
+import { TooBigError, type ObjectStore } from './object-store';
 import { readEntry, sameStat, type TreeEntry } from './tree-entry';
 import { TreeIndex, type ScanOutcome, type TreeChange } from './tree-index';
 import type { TreeWatch } from './tree-watch';
@@ -30,6 +30,8 @@ export class TreeScan {
   private work = 0;
   /** During a walk: the index as it was, to reuse entries whose stat did not change. */
   private prior: Map<string, TreeEntry> | undefined;
+  /** Bytes of a file the last walk did not copy because they did not fit (for the message). */
+  private refused = 0;
 
   constructor(
     private readonly root: string,
@@ -83,6 +85,7 @@ export class TreeScan {
     this.tree.leftOut.clear();
     this.tree.unreadable.clear();
     this.prior = prior;
+    this.refused = 0;
     try {
       const deferred: string[] = [];
       const lookedAt = Date.now();
@@ -125,6 +128,17 @@ export class TreeScan {
     const lookedAt = Date.now();
     const todo = paths;
     const ordered = [...todo].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+    try {
+      await this.lookAll(ordered, outcome, lookedAt);
+    } catch (error) {
+      // Over the cap: the index goes back to the last look, so a full walk compares with it.
+      for (const [rel, change] of outcome.changes) this.tree.set(rel, change.before, undefined);
+      throw error;
+    }
+    return outcome;
+  }
+
+  private async lookAll(ordered: string[], outcome: ScanOutcome, lookedAt: number): Promise<void> {
     for (const raw of ordered) {
       const rel = raw === '.' ? '' : raw;
       if (rel === '') {
@@ -146,12 +160,11 @@ export class TreeScan {
       }
       await this.look(rel, outcome, lookedAt, true);
     }
-    return outcome;
   }
 
-  capMessage(): string {
+  capMessage(pending = this.refused): string {
     return (
-      `The project is ${formatBytes(this.tree.bytes)} in ${this.tree.files} files (not counting what .gitignore excludes), ` +
+      `The project is ${formatBytes(this.tree.bytes + pending)} in ${this.tree.files} files (not counting what .gitignore excludes), ` +
       `above the snapshot cap of ${formatBytes(this.limits.maxBytes)} / ${this.limits.maxFiles} files`
     );
   }
@@ -184,7 +197,13 @@ export class TreeScan {
       return;
     }
     if (old?.kind === 'dir') this.tree.removeTree(rel, outcome);
-    const entry = await this.entryFor(rel, stats, lookedAt);
+    let entry: TreeEntry | undefined;
+    try {
+      entry = await this.entryFor(rel, stats, lookedAt);
+    } catch (error) {
+      if (error instanceof TooBigError) throw new OverCapError(this.capMessage(error.size));
+      throw error;
+    }
     this.tree.set(rel, entry, outcome);
   }
 
@@ -196,7 +215,12 @@ export class TreeScan {
   ): Promise<TreeEntry | undefined> {
     const old = (this.prior ?? this.tree.entries).get(rel);
     if (sameStat(old, stats)) return old;
-    const read = await readEntry(this.root, this.abs(rel), stats, lookedAt, this.objects);
+    // Room left under the byte cap (the entry this one replaces gives its bytes back): a file
+    // bigger than that is not copied at all.
+    const current = this.tree.entries.get(rel);
+    const room =
+      this.limits.maxBytes - this.tree.bytes + (current?.kind === 'file' ? current.size : 0);
+    const read = await readEntry(this.root, this.abs(rel), stats, lookedAt, this.objects, room);
     if (read.kind === 'unreadable')
       this.tree.unreadable.set(rel, `${rel} (cannot be read: ${read.reason})`);
     else this.tree.unreadable.delete(rel);
@@ -248,7 +272,14 @@ export class TreeScan {
         if (!(await this.walk(child, lookedAt, deferred, outcome))) return false;
         continue;
       }
-      const entry = await this.entryFor(child, stats, lookedAt);
+      let entry: TreeEntry | undefined;
+      try {
+        entry = await this.entryFor(child, stats, lookedAt);
+      } catch (error) {
+        if (!(error instanceof TooBigError)) throw error;
+        this.refused = error.size;
+        return false;
+      }
       if (!entry) continue;
       if (this.tree.entries.get(child)?.kind === 'dir') this.tree.removeTree(child, outcome);
       this.tree.set(child, entry, outcome);
