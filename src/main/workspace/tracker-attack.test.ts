@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChangeReport } from '../../shared/change-report';
 import { ChangeTracker } from './change-tracker';
 import { openFileJournal } from './file-journal';
 
@@ -64,5 +65,24 @@ describe.each<Mode>(['watch', 'walk'])('tracker under attack (%s)', (mode) => {
     expect(await diskBytes(dataDir)).toBeLessThan(16 * 1024 * 1024);
     // Not "no changes": the command's changes are stated as unknown, with the cap.
     expect(report).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/cap/) });
+  });
+});
+
+function tracked(report: ChangeReport): Extract<ChangeReport, { kind: 'tracked' }> {
+  if (report.kind !== 'tracked') throw new Error(`not tracked: ${report.reason}`);
+  return report;
+}
+
+describe.each<Mode>(['watch', 'walk'])('names that are not UTF-8 (%s)', (mode) => {
+  it('states a file whose name is not valid UTF-8 rather than missing it silently', async () => {
+    await mkdir(join(folder, 'sub'));
+    const { shadow } = await tracker(mode);
+    expect(await shadow.snapshotBefore('sh1')).toEqual({ ok: true });
+    // printf makes the raw byte 0xff; node would turn it into U+FFFD and lose the file.
+    runCommand('printf secret > "$(printf \'x\\377\')"; printf more > "sub/$(printf \'y\\376\')"');
+    const report = tracked(await shadow.changesSince('sh1'));
+    expect(report.files).toEqual([]);
+    expect(report.notTracked.join('\n')).toMatch(/x\\xff.*not valid UTF-8/);
+    expect(report.notTracked.join('\n')).toMatch(/sub\/y\\xfe.*not valid UTF-8/);
   });
 });

@@ -240,7 +240,7 @@ export class TreeScan {
     this.watch?.add(rel); // Before reading the folder, so nothing made meanwhile is missed.
     let names: string[];
     try {
-      names = readdirSync(this.abs(rel));
+      names = this.listNames(rel);
       this.tree.unreadable.delete(rel);
     } catch (error) {
       this.tree.unreadable.set(
@@ -353,7 +353,7 @@ export class TreeScan {
   private async relist(rel: string, outcome: ScanOutcome, lookedAt: number): Promise<void> {
     let names: string[];
     try {
-      names = readdirSync(this.abs(rel));
+      names = this.listNames(rel);
     } catch {
       return;
     }
@@ -369,6 +369,32 @@ export class TreeScan {
     }
   }
 
+  /**
+   * The names in folder `rel`. A name that is not valid UTF-8 cannot be named as a string (Node
+   * would give U+FFFD, which names no file): it is stated as not tracked rather than missed.
+   */
+  private listNames(rel: string): string[] {
+    const raw = readdirSync(this.abs(rel), { encoding: 'buffer' });
+    const prefix = rel === '' ? '' : `${rel}/`;
+    for (const key of [...this.tree.unreadable.keys()]) {
+      if (key.startsWith(prefix) && key.endsWith(BAD_NAME_MARK)) this.tree.unreadable.delete(key);
+    }
+    const names: string[] = [];
+    for (const bytes of raw) {
+      const name = bytes.toString('utf8');
+      if (Buffer.from(name, 'utf8').equals(bytes)) {
+        names.push(name);
+        continue;
+      }
+      const shown = `${prefix}${escapeName(bytes)}`;
+      this.tree.unreadable.set(
+        `${shown}${BAD_NAME_MARK}`,
+        `${shown} (name is not valid UTF-8; not tracked)`,
+      );
+    }
+    return names;
+  }
+
   private isSkipped(rel: string): boolean {
     const parts = rel.split('/');
     if (parts.includes('.git')) return true;
@@ -380,6 +406,21 @@ export class TreeScan {
   private abs(rel: string): string {
     return rel === '' ? this.root : join(this.root, rel);
   }
+}
+
+/** Marks an `unreadable` key as a name that is not UTF-8 (no real path ends with a NUL). */
+const BAD_NAME_MARK = '\0';
+
+/** A raw name with every byte outside printable ASCII as \xNN. */
+export function escapeName(bytes: Buffer): string {
+  let out = '';
+  for (const byte of bytes) {
+    out +=
+      byte >= 0x20 && byte < 0x7f && byte !== 0x5c
+        ? String.fromCharCode(byte)
+        : `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return out;
 }
 
 function depth(rel: string): number {

@@ -95,10 +95,14 @@ export class TreeWatch {
   add(rel: string): void {
     if (this.broken || this.watchers.has(rel)) return;
     try {
-      const watcher = watch(join(this.root, rel), { persistent: false }, (_type, name) => {
+      const folder = join(this.root, rel);
+      const watcher = watch(folder, { persistent: false, encoding: 'buffer' }, (_type, raw) => {
         this.events += 1;
-        if (name === null || name === undefined) this.dirty.add(rel === '' ? '.' : rel);
-        else this.dirty.add(rel === '' ? String(name) : `${rel}/${String(name)}`);
+        const name = raw?.toString('utf8');
+        // A name that is not UTF-8 does not survive as a string: the folder is listed again.
+        if (name === undefined || !Buffer.from(name, 'utf8').equals(raw as Buffer))
+          this.dirty.add(rel === '' ? '.' : rel);
+        else this.dirty.add(rel === '' ? name : `${rel}/${name}`);
       });
       watcher.on('error', (error) => this.fail(`watch of ${rel || '.'}: ${error.message}`));
       this.watchers.set(rel, watcher);
