@@ -86,3 +86,33 @@ describe.each<Mode>(['watch', 'walk'])('names that are not UTF-8 (%s)', (mode) =
     expect(report.notTracked.join('\n')).toMatch(/sub\/y\\xfe.*not valid UTF-8/);
   });
 });
+
+describe('two watches in one process', () => {
+  it('distrusts its watch when another watch of the process flooded the shared inotify queue', async () => {
+    const other = join(base, 'other');
+    await mkdir(other);
+    const { shadow } = await tracker('watch');
+    const journal = await openFileJournal({ dir: join(base, 'data2', 'journal'), folder: other });
+    const second = new ChangeTracker({
+      folder: other,
+      trackDir: join(base, 'data2', 'track'),
+      journal,
+    });
+    open.push(second);
+    await second.prepare();
+    expect(await shadow.snapshotBefore('sh1')).toEqual({ ok: true });
+    // One blocking burst: 20,000 events in the other project overflow the process's one inotify
+    // queue (16,384 by default) before the loop reads it, and the change here is dropped.
+    execFileSync('sh', [
+      '-c',
+      'cd "$1" && for i in $(seq 20000); do : > f$i; done; echo two > "$2/a.txt"',
+      'sh',
+      other,
+      folder,
+    ]);
+    // The loop then reads the queue (the other watch counts its events) before this look.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const report = tracked(await shadow.changesSince('sh1'));
+    expect(report.files.map((f) => f.path)).toEqual(['a.txt']);
+  });
+});
