@@ -29,6 +29,13 @@ import { openForReadVerifiedSync, type OpenedFileSync } from './verified-dir-syn
 export const BIG_FILE_BYTES = 8 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 
+/** A file larger than the room the caller has left for it: nothing of it was copied. */
+export class TooBigError extends Error {
+  constructor(readonly size: number) {
+    super(`${size} bytes is more than the room left`);
+  }
+}
+
 export interface StoredContent {
   readonly sha256: string;
   readonly size: number;
@@ -76,9 +83,15 @@ export class ObjectStore {
    * Copies the project file at `path` (a real path inside `root`) into the store (`keep` false:
    * only hashes it). It is opened, then verified (its descriptor is that real path), so a folder
    * swapped for a symlink is refused (UnverifiedPathError), never read through. Undefined when it
-   * is gone or not a regular file.
+   * is gone or not a regular file. A file above `maxBytes` (its size when opened) is not copied
+   * at all (TooBigError): a sparse file of a terabyte must not fill the data folder.
    */
-  async putFile(root: string, path: string, keep = true): Promise<StoredContent | undefined> {
+  async putFile(
+    root: string,
+    path: string,
+    keep = true,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<StoredContent | undefined> {
     let file: OpenedFileSync;
     try {
       // Synchronous (verified-dir-sync.ts): a first look reads every file of the project, and a
@@ -90,7 +103,7 @@ export class ObjectStore {
       throw error; // Unreadable or unverifiable: the caller says so.
     }
     try {
-      return await this.putOpened(file.fd, keep);
+      return await this.putOpened(file.fd, keep, maxBytes);
     } finally {
       closeSync(file.fd);
     }
@@ -98,11 +111,18 @@ export class ObjectStore {
 
   /**
    * Copies the file open at `fd` into the store (`keep` false: only hashes it); undefined when it
-   * is not a regular file. Small files are read whole; big ones stream.
+   * is not a regular file. Small files are read whole; big ones stream. Never more than the size
+   * at opening is read: a file that grows meanwhile cannot make the copy endless (it is then
+   * marked not stable, and read again at the next look).
    */
-  async putOpened(fd: number, keep: boolean): Promise<StoredContent | undefined> {
+  async putOpened(
+    fd: number,
+    keep: boolean,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<StoredContent | undefined> {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return undefined;
+    if (stats.size > maxBytes) throw new TooBigError(stats.size);
     if (stats.size <= BIG_FILE_BYTES) {
       const content = readAll(fd, stats.size);
       const sha256 = keep
@@ -110,7 +130,7 @@ export class ObjectStore {
         : createHash('sha256').update(content).digest('hex');
       return { sha256, size: content.length, stats, stable: unchanged(stats, fstatSync(fd)) };
     }
-    const streamed = await this.streamIn(fd, keep);
+    const streamed = await this.streamIn(fd, keep, stats.size);
     return { ...streamed, stats, stable: unchanged(stats, fstatSync(fd)) };
   }
 
@@ -171,7 +191,11 @@ export class ObjectStore {
     return removed;
   }
 
-  private async streamIn(fd: number, keep: boolean): Promise<{ sha256: string; size: number }> {
+  private async streamIn(
+    fd: number,
+    keep: boolean,
+    limit: number,
+  ): Promise<{ sha256: string; size: number }> {
     const temp = this.tempPath();
     const out = keep ? openPrivateFile(temp, 'wx') : undefined;
     const hash = createHash('sha256');
@@ -179,7 +203,7 @@ export class ObjectStore {
     try {
       const buffer = Buffer.allocUnsafe(CHUNK);
       for (;;) {
-        const bytesRead = readSync(fd, buffer, 0, CHUNK, null);
+        const bytesRead = readSync(fd, buffer, 0, Math.min(CHUNK, limit - size), null);
         if (bytesRead === 0) break;
         const chunk = buffer.subarray(0, bytesRead);
         hash.update(chunk);
