@@ -2,6 +2,10 @@
 // says how it ended.
 import { realpathSync, statSync } from 'node:fs';
 import type { RunFinishReason } from '../shared/events';
+import type { ModelPrices, ModelSettings } from '../shared/model-settings';
+import type { UsageTotals } from '../shared/tool-types';
+import { describeTotals } from '../shared/usage-text';
+import { JsonFileSettingsStore } from '../main/store/provider-settings';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
@@ -21,6 +25,8 @@ Options:
   --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
   --mode MODE          ask | auto-edit | read-only | autonomous (default: the project's stored mode, else ask)
   --max-steps N        model turns before the run stops (default: 50)
+  --context-tokens N   the model's context window in tokens (default: the model's entry in
+                       <data-dir>/settings.json, else the provider's model list, else Tandem's table)
   --connect-timeout S  seconds for the provider to start answering (default: 60, at most 300)
   --idle-timeout S     seconds the provider may go quiet mid-answer (default: 120, at most 300)
   --request-timeout S  seconds one model request may take in all (default: 1200)
@@ -83,6 +89,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   });
 
   const folder = realpathSync(flags.folder);
+  const model = await storedModelSettings(flags);
   // A damaged permissions file would refuse every call while the run "succeeds": stop here.
   try {
     await new JsonFilePermissionsStore(flags.dataDir).load(folder);
@@ -112,6 +119,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
       folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
+      ...modelOptions(flags, model),
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
     });
@@ -127,15 +135,20 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
 
   agent.onEvent(createEventPrinter(io, flags.json));
   let finishMessage = '';
+  let session: UsageTotals | undefined;
   agent.onEvent((event) => {
     if (event.type === 'run-finished') finishMessage = event.message ?? '';
+    if ((event.type === 'usage' || event.type === 'context-compacted') && event.session)
+      session = event.session;
   });
   const run = agent.startRun(flags.task);
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
   try {
     const reason = await run.done;
-    if (!flags.json)
+    if (!flags.json) {
+      if (session) io.stderr.write(`usage this session: ${describeTotals(session)}\n`);
       io.stderr.write(`session ${run.sessionId} (continue it with --session ${run.sessionId})\n`);
+    }
     return report(reason, finishMessage, io);
   } finally {
     removeInterrupt?.();
@@ -168,4 +181,27 @@ function pathKind(path: string): 'folder' | 'file' | 'missing' {
   } catch {
     return 'missing';
   }
+}
+
+/** What `<data-dir>/settings.json` says about this model (the window's Settings file format). */
+async function storedModelSettings(flags: RunFlags): Promise<ModelSettings> {
+  try {
+    const stored = await new JsonFileSettingsStore(flags.dataDir).load();
+    return stored.models?.[flags.model] ?? {};
+  } catch (error) {
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
+    throw new CliFailure(`cannot read the settings: ${reason}`, EXIT.setup);
+  }
+}
+
+/** The flag's window wins over the stored one; prices come from the settings only. */
+function modelOptions(
+  flags: RunFlags,
+  stored: ModelSettings,
+): { contextTokens?: number; prices?: ModelPrices } {
+  const contextTokens = flags.contextTokens ?? stored.contextTokens;
+  return {
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
+    ...(stored.prices ? { prices: stored.prices } : {}),
+  };
 }

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baseUrlSchema } from '../shared/ipc-schemas';
+import { CONTEXT_TOKENS_MAX, CONTEXT_TOKENS_MIN } from '../shared/model-settings';
 import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import { fieldOf, TIMEOUT_FIELDS, type ProviderTimeoutSettings } from '../shared/provider-timeouts';
 import { timeoutsFromSettings, type ProviderTimeouts } from '../main/agent/request-watchdog';
@@ -17,6 +18,8 @@ export interface RunFlags {
   /** Absent: the project's stored mode applies. */
   readonly mode?: PermissionMode;
   readonly maxSteps: number;
+  /** The model's window in tokens; absent: Settings, the provider's list or Tandem's table. */
+  readonly contextTokens?: number;
   readonly timeouts: ProviderTimeouts;
   readonly session?: string;
   readonly dataDir: string;
@@ -25,7 +28,11 @@ export interface RunFlags {
 }
 
 /** Flags whose value is a count or a number of seconds: a leading "-" is a bad value, not a flag. */
-const NUMERIC_FLAGS = ['--max-steps', ...TIMEOUT_FIELDS.map((field) => field.flag)];
+const NUMERIC_FLAGS = [
+  '--max-steps',
+  '--context-tokens',
+  ...TIMEOUT_FIELDS.map((field) => field.flag),
+];
 
 const MAX_STEPS_LIMIT = 100_000;
 
@@ -43,6 +50,7 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
         'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
         mode: { type: 'string' },
         'max-steps': { type: 'string', default: '50' },
+        'context-tokens': { type: 'string' },
         'connect-timeout': { type: 'string' },
         'idle-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
@@ -66,6 +74,11 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
     );
   }
   const maxSteps = positiveInteger('--max-steps', values['max-steps'], MAX_STEPS_LIMIT);
+  const rawContext = values['context-tokens'];
+  const contextTokens =
+    rawContext === undefined
+      ? undefined
+      : positiveInteger('--context-tokens', rawContext, CONTEXT_TOKENS_MAX, CONTEXT_TOKENS_MIN);
   const timeouts = timeoutsFromSettings({
     connectSeconds: seconds('connectSeconds', values['connect-timeout']),
     idleSeconds: seconds('idleSeconds', values['idle-timeout']),
@@ -94,6 +107,7 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
     apiKeyEnv: values['api-key-env'],
     ...(mode ? { mode } : {}),
     maxSteps,
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
     timeouts,
     ...(values.session ? { session: values.session } : {}),
     dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
@@ -122,11 +136,11 @@ function joinNumericValues(argv: readonly string[]): string[] {
 }
 
 /** Digits only: "0x10", "1e3", " 5 ", "+5" and "5.0" are refused rather than read as numbers. */
-function positiveInteger(flag: string, raw: string, max: number): number {
+function positiveInteger(flag: string, raw: string, max: number, min = 1): number {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new CliFailure(
-      `${flag} must be a whole number from 1 to ${max.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      `${flag} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
       EXIT.usage,
     );
   }

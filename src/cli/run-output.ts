@@ -41,6 +41,18 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
       case 'run-finished':
         endLine();
         return;
+      case 'context-compacted':
+        endLine();
+        io.stderr.write(
+          `… context compacted: ${event.keptFrom.toLocaleString('en-US')} earlier messages summarised (${event.tokensBefore.toLocaleString('en-US')} → ${event.tokensAfter.toLocaleString('en-US')} tokens); the transcript keeps them\n`,
+        );
+        return;
+      case 'instructions-loaded':
+        endLine();
+        io.stderr.write(
+          `project instructions loaded: ${trace.line(event.file)}${event.note ? ` (${trace.line(event.note)})` : ''}\n`,
+        );
+        return;
       case 'run-started':
       case 'permission-decided':
       case 'approval-requested':

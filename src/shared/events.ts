@@ -1,6 +1,13 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
-import type { ApprovalAnswer, Decision, ToolEffect, ToolPreview, Usage } from './tool-types';
+import type {
+  ApprovalAnswer,
+  Decision,
+  ToolEffect,
+  ToolPreview,
+  Usage,
+  UsageTotals,
+} from './tool-types';
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
@@ -84,7 +91,51 @@ export type RunEvent =
        */
       readonly taintedBy?: string;
     }
-  | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
+  | {
+      readonly type: 'usage';
+      readonly runId: string;
+      /** This request, as the provider reported it. */
+      readonly usage: Usage;
+      /** This request's cost in US dollars, when the model has a price. */
+      readonly costUsd?: number;
+      /** The session so far, this request included (absent in older transcripts). */
+      readonly session?: UsageTotals;
+    }
+  | {
+      /**
+       * The older part of the conversation was summarised by the model to save context: from now
+       * on the summary is sent in place of the history before `keptFrom` (the transcript keeps it).
+       */
+      readonly type: 'context-compacted';
+      readonly runId: string;
+      /** Asked for by the person, or done because the history no longer fit the window. */
+      readonly by: 'auto' | 'person';
+      readonly summary: string;
+      /** Index in the session's messages of the first one sent as it is after the summary. */
+      readonly keptFrom: number;
+      /** Digest of that message, so a reopened session can check (or find) it. */
+      readonly keptFromDigest: string;
+      /** Stored messages the summary stands for, all compactions together. */
+      readonly replacedMessages: number;
+      /** The prompt in tokens before and after, as counted for the window. */
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      /** The summary request's own tokens, and the session's with it. */
+      readonly usage?: Usage;
+      readonly session?: UsageTotals;
+      readonly at: number;
+    }
+  | {
+      /** The project's instructions for agents were read and go with every request. */
+      readonly type: 'instructions-loaded';
+      readonly runId: string;
+      /** Relative to the project: AGENTS.md, CLAUDE.md or .github/copilot-instructions.md. */
+      readonly file: string;
+      /** Characters sent (after any cut). */
+      readonly chars: number;
+      /** What was cut or why nothing was sent ("cut at 20,000 characters"). */
+      readonly note?: string;
+    }
   | {
       readonly type: 'run-finished';
       readonly runId: string;

@@ -24,7 +24,11 @@ export interface ScriptedTurn {
   readonly cutAfterEvents?: number;
   /** Stream: end the response cleanly after this many events, without finish_reason or [DONE]. */
   readonly endAfterEvents?: number;
-  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+  readonly usage?: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly prompt_tokens_details?: { readonly cached_tokens: number };
+  };
   /**
    * Stream these SSE events instead of the ones built from text and toolCalls: an object is sent
    * as `data: <JSON>`, a string goes on the wire verbatim (so it may be garbage, a comment, or
@@ -58,6 +62,8 @@ export interface ScriptedServerOptions {
   readonly model?: string;
   /** Keep request bodies (default true); a long benchmark turns it off to measure the client. */
   readonly recordRequests?: boolean;
+  /** The model list's entries (default: the one model, with no limits given). */
+  readonly models?: readonly unknown[];
 }
 
 export interface ScriptedServer {
@@ -99,7 +105,7 @@ export async function startScriptedOpenAIServer(
     if (req.method === 'GET' && path.endsWith('/models')) {
       sendJson(res, 200, {
         object: 'list',
-        data: [{ id: model, object: 'model', owned_by: 'test' }],
+        data: options.models ?? [{ id: model, object: 'model', owned_by: 'test' }],
       });
       return;
     }

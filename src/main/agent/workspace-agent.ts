@@ -2,6 +2,7 @@
 // tools with the undo journal and command snapshots, a permission gate, and a provider.
 import { join } from 'node:path';
 import type { RunEvent } from '../../shared/events';
+import type { ModelPrices } from '../../shared/model-settings';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
 import { projectDataDir } from '../store/data-dir';
@@ -36,6 +37,10 @@ export interface WorkspaceAgentOptions {
   readonly secretNames?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
+  /** The model's window as the person gives it (`--context-tokens`, Settings). */
+  readonly contextTokens?: number;
+  /** The model's prices, for the session's cost. */
+  readonly prices?: ModelPrices;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
 }
@@ -97,6 +102,8 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     dataDir: options.dataDir,
     services,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(options.contextTokens !== undefined ? { contextTokens: options.contextTokens } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
   });
 
