@@ -105,11 +105,13 @@ function createAgentRunController(
 
   /** The agent for this folder, reopened on the same session when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
+    const modelSettings = config.models?.[config.model] ?? {};
     const providerKey = JSON.stringify([
       config.baseUrl,
       config.model,
       config.apiKey ?? '',
       config.timeouts ?? null,
+      modelSettings,
     ]);
     if (current && current.providerKey === providerKey) return current.agent;
     if (current?.agent.agent.activeRunId) {
@@ -129,6 +131,10 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      ...(modelSettings.contextTokens !== undefined
+        ? { contextTokens: modelSettings.contextTokens }
+        : {}),
+      ...(modelSettings.prices ? { prices: modelSettings.prices } : {}),
       ...(sessionId ? { sessionId } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
@@ -162,6 +168,14 @@ function createAgentRunController(
     async stopRun(runId) {
       current?.agent.agent.stop(runId);
       broker.denyAll('stop', runId);
+    },
+    async compactSession() {
+      ensureOpen();
+      // A session the window has not yet run in this folder has nothing to compact.
+      if (!current) {
+        return { ok: false, message: 'Nothing to compact yet: no conversation in this window.' };
+      }
+      return current.agent.agent.compact();
     },
     async answerApproval(requestId, argsHash, answer) {
       const result = broker.answer(requestId, argsHash, answer, 'person');

@@ -1,6 +1,6 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
 import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
-import type { ApprovalAnswer, ToolEffect, Usage } from '../../../shared/tool-types';
+import type { ApprovalAnswer, ToolEffect, Usage, UsageTotals } from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
 
@@ -50,11 +50,18 @@ export type TraceItem =
 export interface TraceState {
   readonly items: readonly TraceItem[];
   readonly activeRunId: string | null;
+  /** Requests seen by this window, summed. */
   readonly usage: Usage;
+  /** The session's totals as main last reported them (earlier runs and compactions included). */
+  readonly session: UsageTotals | null;
+  /** The latest request's usage. */
+  readonly lastRequest: Usage | null;
 }
 
 export const EMPTY_TRACE: TraceState = {
   items: [],
   activeRunId: null,
   usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  session: null,
+  lastRequest: null,
 };
