@@ -3,6 +3,7 @@
 // Content is the repository's own source, so sizes and token ratios are those of real code.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { AssistantTurn, ChatProvider, TurnRequest } from '../src/main/agent/provider';
 import { createBuiltinTools } from '../src/main/tools/builtin-tools';
 import type { AnyTool } from '../src/main/tools/tool';
@@ -135,12 +136,34 @@ export function scenarioTools(current: () => ScenarioStep | undefined): AnyTool[
   }));
 }
 
-export interface RecordedRequest {
-  readonly bytes: number;
-  readonly messages: number;
+/** One write of a generated file of `kb` KB, then ordinary steps: what every later request carries. */
+export function bigWriteScenario(corpus: string, kb: number, after: number): ScenarioStep[] {
+  const text = slicer(corpus);
+  const content = Array.from({ length: kb / 25 }, () => text(25 * 1024)).join('');
+  const steps: ScenarioStep[] = [
+    { tool: 'read_file', args: { path: 'src/table.ts' }, output: text(2048) },
+    {
+      tool: 'write_file',
+      args: { path: 'src/generated-table.ts', content },
+      output: 'Created src/generated-table.ts (15,000 lines).',
+    },
+  ];
+  return [...steps, ...longScenario(corpus, after)];
 }
 
-/** Plays the steps, one call a turn, then answers "done"; records each request's size in bytes. */
+export interface RecordedRequest {
+  readonly bytes: number;
+  /** o200k_base tokens of the message texts, call arguments and tool list (gpt-4o's count). */
+  readonly tokens: number;
+  readonly messages: number;
+  /** A request without tools: compaction's summary request. */
+  readonly summary: boolean;
+}
+
+/**
+ * Plays the steps, one call a turn, then answers "done"; records each request's size. A request
+ * without tools is a summary request (compaction): it is answered with a summary, not a step.
+ */
 export function scenarioModel(
   model: string,
   steps: readonly ScenarioStep[],
@@ -153,7 +176,16 @@ export function scenarioModel(
     baseUrl: 'in-process',
     async streamTurn(request: TurnRequest): Promise<AssistantTurn> {
       const body = JSON.stringify({ model, messages: request.messages, tools: request.tools });
-      requests.push({ bytes: Buffer.byteLength(body), messages: request.messages.length });
+      const summary = request.tools.length === 0;
+      requests.push({
+        bytes: Buffer.byteLength(body),
+        tokens: requestTokens(request),
+        messages: request.messages.length,
+        summary,
+      });
+      if (summary) {
+        return { text: SUMMARY, toolCalls: [], finishReason: 'stop' };
+      }
       const step = steps[turn++];
       onStep(step);
       if (!step) return { text: 'done', toolCalls: [], finishReason: 'stop' };
@@ -170,4 +202,34 @@ export function scenarioModel(
       };
     },
   };
+}
+
+const SUMMARY = [
+  'What the person wants: real token counts in the context, with tests.',
+  'Decisions: gpt-tokenizer for OpenAI models, a calibrated estimate otherwise.',
+  'Files changed: src/main/agent/token-counter.ts, src/main/agent/context.ts, their tests.',
+  'Left to do: the CLI flag and the benchmark figures.',
+].join('\n');
+
+// Each distinct text is tokenized once: a long session resends the same messages every time.
+const counted = new Map<string, number>();
+function tokens(text: string): number {
+  let n = counted.get(text);
+  if (n === undefined) {
+    n = countTokens(text, { disallowedSpecial: new Set() });
+    counted.set(text, n);
+  }
+  return n;
+}
+
+/** The request's tokens as gpt-4o's tokenizer counts its texts (not the JSON around them). */
+function requestTokens(request: TurnRequest): number {
+  let sum = request.tools.length ? tokens(JSON.stringify(request.tools)) : 0;
+  for (const message of request.messages) {
+    sum += tokens(message.content ?? '');
+    if (message.role === 'assistant') {
+      for (const call of message.tool_calls ?? []) sum += tokens(call.function.arguments);
+    }
+  }
+  return sum;
 }

@@ -4,7 +4,7 @@ import { realpathSync, statSync } from 'node:fs';
 import type { RunFinishReason } from '../shared/events';
 import type { ModelPrices, ModelSettings } from '../shared/model-settings';
 import type { UsageTotals } from '../shared/tool-types';
-import { describeTotals } from '../shared/usage-text';
+import { describeContextUse, describeTotals, type ContextUseFigures } from '../shared/usage-text';
 import { JsonFileSettingsStore } from '../main/store/provider-settings';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
@@ -136,10 +136,12 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
   agent.onEvent(createEventPrinter(io, flags.json));
   let finishMessage = '';
   let session: UsageTotals | undefined;
+  let context: ContextUseFigures | undefined;
   agent.onEvent((event) => {
     if (event.type === 'run-finished') finishMessage = event.message ?? '';
     if ((event.type === 'usage' || event.type === 'context-compacted') && event.session)
       session = event.session;
+    if (event.type === 'context-use') context = event;
   });
   const run = agent.startRun(flags.task);
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
@@ -147,6 +149,7 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     const reason = await run.done;
     if (!flags.json) {
       if (session) io.stderr.write(`usage this session: ${describeTotals(session)}\n`);
+      if (context) io.stderr.write(`context at the end: ${describeContextUse(context)}\n`);
       io.stderr.write(`session ${run.sessionId} (continue it with --session ${run.sessionId})\n`);
     }
     return report(reason, finishMessage, io);

@@ -3,6 +3,7 @@
 // controls goes through the terminal sanitiser (terminal-text.ts) on its way out.
 import type { RunEvent } from '../shared/events';
 import { safeJsonStringify } from '../shared/safe-json';
+import { describeContextUse, describeRequest, type ContextUseFigures } from '../shared/usage-text';
 import type { CliIo } from './cli-io';
 import { jsonLine, terminalTextFor } from './terminal-text';
 
@@ -11,6 +12,7 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
   const answer = terminalTextFor(io.stdout, io.env);
   const trace = terminalTextFor(io.stderr, io.env);
   let midLine = false;
+  let context: ContextUseFigures | undefined;
   const endLine = (): void => {
     if (midLine) io.stdout.write('\n');
     midLine = false;
@@ -53,12 +55,23 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
           `project instructions loaded: ${trace.line(event.file)}${event.note ? ` (${trace.line(event.note)})` : ''}\n`,
         );
         return;
+      case 'context-use':
+        context = event;
+        return;
+      case 'usage':
+        // Per request: what the provider counted and charged, and how full the window is.
+        endLine();
+        io.stderr.write(
+          `  · ${describeRequest(event.usage, event.costUsd)}` +
+            (context ? `; context ${describeContextUse(context)}` : '') +
+            '\n',
+        );
+        return;
       case 'run-started':
       case 'permission-decided':
       case 'approval-requested':
       case 'approval-resolved':
       case 'tool-output':
-      case 'usage':
         return;
     }
   };

@@ -11,6 +11,9 @@ import type {
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
+/** The person's setting, the provider's model list, Tandem's table, or a cautious default. */
+export type WindowSource = 'person' | 'provider' | 'table' | 'default';
+
 export type RunEvent =
   | {
       readonly type: 'run-started';
@@ -124,6 +127,26 @@ export type RunEvent =
       readonly usage?: Usage;
       readonly session?: UsageTotals;
       readonly at: number;
+    }
+  | {
+      /**
+       * What the request about to be sent takes of the model's window, as Tandem counts it (its
+       * tokenizer or byte estimate, corrected by what the provider reported so far).
+       */
+      readonly type: 'context-use';
+      readonly runId: string;
+      /** The whole prompt: system prompt, tool list and the messages as sent. */
+      readonly tokens: number;
+      /** The model's window, prompt and answer together. */
+      readonly windowTokens: number;
+      /** Kept free in the window for the answer. */
+      readonly answerTokens: number;
+      /** Where the window's size came from. */
+      readonly windowSource: WindowSource;
+      /** The model's own window, when Tandem works within a smaller limit (`windowTokens`). */
+      readonly modelWindowTokens?: number;
+      /** How the tokens were counted: "o200k_base", or "bytes / 2.5". */
+      readonly counter: string;
     }
   | {
       /** The project's instructions for agents were read and go with every request. */

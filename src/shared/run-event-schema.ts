@@ -138,6 +138,16 @@ const eventSchema = z.discriminatedUnion('type', [
     at: z.number(),
   }),
   z.object({
+    type: z.literal('context-use'),
+    runId,
+    tokens: z.number(),
+    windowTokens: z.number(),
+    answerTokens: z.number(),
+    windowSource: z.enum(['person', 'provider', 'table', 'default']),
+    modelWindowTokens: z.number().optional(),
+    counter: z.string(),
+  }),
+  z.object({
     type: z.literal('instructions-loaded'),
     runId,
     file: z.string(),

@@ -66,11 +66,21 @@ describe('the start of every request', () => {
       echo('three'),
       { text: 'second done' },
     ]);
-    const { agent } = open();
+    const { agent, events } = open();
     await agent.startRun('first task').done;
     await agent.startRun('second task').done;
     const bodies = server.chatBodies() as unknown as Record<string, unknown>[];
     expect(bodies).toHaveLength(5);
+    // Each request's share of the window, as counted, goes to the status bar and the CLI.
+    const uses = eventsOfType(events, 'context-use');
+    expect(uses).toHaveLength(5);
+    expect(uses[0]).toMatchObject({
+      windowTokens: 128_000,
+      answerTokens: 16_384,
+      windowSource: 'table',
+      counter: 'o200k_base',
+    });
+    expect(uses[4]!.tokens).toBeGreaterThan(uses[0]!.tokens);
     const starts = bodies.map((body) =>
       JSON.stringify([(body.messages as unknown[])[0], body.tools]),
     );

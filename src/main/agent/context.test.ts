@@ -213,6 +213,53 @@ describe('long arguments within a budget', () => {
   });
 });
 
+describe('a huge write of the model', () => {
+  it('is sent whole while it is a latest turn, then as its path, size and first lines, even with room', () => {
+    const content = Array.from({ length: 30_000 }, (_, i) => `const line${i} = ${i};`).join('\n');
+    expect(content.length).toBeGreaterThan(600_000);
+    const write = call('w', 'write_file', JSON.stringify({ path: 'src/big.ts', content }));
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'generate the table' },
+      write,
+      answer('w', 'Created src/big.ts.'),
+    ];
+    const { context } = fitter();
+    const roomy = limits(10_000_000);
+    expect(fits(context.fit(history, roomy, { compact: true }))[1]).toBe(write);
+    history.push(call('r1'), answer('r1', 'ok'), call('r2'), answer('r2', 'ok'));
+    const sent = fits(context.fit(history, roomy, { compact: true }));
+    const args = sent[1]?.role === 'assistant' ? sent[1].tool_calls?.[0]?.function.arguments : '';
+    expect(JSON.parse(args ?? '')).toEqual({
+      path: 'src/big.ts',
+      content: `const line0 = 0;\nconst line1 = 1;\nconst line2 = 2;\n[… ${content.length.toLocaleString('en-US')} characters (30,000 lines) in all; the rest cut to save context, this call was answered …]`,
+    });
+    expect(JSON.stringify(sent).length).toBeLessThan(2000);
+    // The same shortened bytes in every later request (the provider's cache keeps its prefix).
+    history.push(call('r3'), answer('r3', 'ok'));
+    expect(fits(context.fit(history, roomy, { compact: true }))[1]).toBe(sent[1]);
+    // The stored history is not changed.
+    expect(history[1]).toBe(write);
+  });
+
+  it('is shortened while still a latest turn when the window cannot hold it, without a summary', () => {
+    const content = 'x'.repeat(600_000);
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'generate the table' },
+      call('r', 'read', JSON.stringify({ path: 'src/table.ts' })),
+      answer('r', 'y'.repeat(4000)),
+      call('w', 'write_file', JSON.stringify({ path: 'src/big.ts', content })),
+      answer('w', 'Created src/big.ts.'),
+    ];
+    const { context, counter } = fitter();
+    const sent = fits(context.fit(history, limits(50_000), { compact: true }));
+    expect(counter.messages(sent)).toBeLessThan(5000);
+    // The read before it was whole: only the write was in the way.
+    expect(sent[2]).toBe(history[2]);
+    const args = sent[3]?.role === 'assistant' ? sent[3].tool_calls?.[0]?.function.arguments : '';
+    expect(JSON.parse(args ?? '')).toMatchObject({ path: 'src/big.ts' });
+  });
+});
+
 describe('a long text of the model within a budget', () => {
   it('is cut to its head and tail with a note, when nothing else is left to shrink', () => {
     const text = `start ${'t'.repeat(300_000)} end`;

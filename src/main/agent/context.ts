@@ -1,10 +1,12 @@
-// What of the conversation is sent, within the model's window. In order: (1) older tool outputs
-// and older calls' long arguments shrink, oldest first, and stay shrunk (so the start of the
-// request stays the same from one request to the next, for the provider's cache); (2) if that is
-// not enough, the older part is summarised by the model (compaction, done by the caller) and the
-// summary stands in for it; (3) as last resorts, recent outputs shrink, old exchanges are left
-// out, and the model's own long texts shrink. The person's latest task, the latest turns and
-// every call's one answer always go; the stored history is never changed.
+// What of the conversation is sent, within the model's window. Answered calls with huge arguments
+// (a whole file written) are shortened as soon as they are older than the latest turns. Then, in
+// order, as far as the window needs: (1) older tool outputs and older calls' long arguments
+// shrink, oldest first, and stay shrunk (so the start of the request stays the same from one
+// request to the next, for the provider's cache); (2) if that is not enough, the older part is
+// summarised by the model (compaction, done by the caller) and the summary stands in for it;
+// (3) as last resorts, recent outputs shrink, old exchanges are left out, and the model's own
+// long texts shrink. The person's latest task, the latest turns and every call's one answer
+// always go; the stored history is never changed.
 import { createHash } from 'node:crypto';
 import type { RunEvent } from '../../shared/events';
 import type { ChatMessage } from './chat-message';
@@ -47,6 +49,9 @@ export type FitResult =
       readonly tokens: number;
     }
   | { readonly kind: 'too-big'; readonly tokens: number; readonly limit: number };
+
+/** Answered arguments past this many characters are shortened whether or not the budget asks. */
+export const HUGE_ARGUMENT_CHARS = 32_768;
 
 /** The latest turns (a call and its answers each) are never shrunk while older ones can be. */
 const KEEP_TURNS = 2;
@@ -96,6 +101,8 @@ export class ConversationContext {
     const budget = this.counter.rawWithin(limits.promptTokens) - limits.fixedRaw;
     const view = this.view(history);
     const { messages } = view;
+    const tail = turnsStart(messages, view.prefix, KEEP_TURNS);
+    this.shrinkHugeArguments(view, tail);
     let raw = this.counter.messages(messages);
     const result = (): FitResult => {
       const whole = raw + limits.fixedRaw;
@@ -114,7 +121,6 @@ export class ConversationContext {
     };
 
     // (1) Older outputs and arguments, oldest first, to below the low-water mark; kept so.
-    const tail = turnsStart(messages, view.prefix, KEEP_TURNS);
     for (let i = view.prefix; i < tail && raw > budget * LOW_WATER; i++) {
       const message = messages[i] as ChatMessage;
       const shrunk =
@@ -124,6 +130,17 @@ export class ConversationContext {
             ? shrinkCalls(message)
             : message;
       if (shrunk === message) continue;
+      this.sticky.set(view.originals[i] as ChatMessage, shrunk);
+      replace(i, shrunk);
+    }
+    if (raw <= budget) return result();
+
+    // (1b) A huge write among the latest turns (answered: its content is in the folder) is what a
+    // summary of the older part could not make fit; it is shortened before asking for one.
+    for (let i = tail; i < messages.length && raw > budget; i++) {
+      const message = messages[i] as ChatMessage;
+      if (message.role !== 'assistant' || !hasHugeArguments(message)) continue;
+      const shrunk = shrinkCalls(message);
       this.sticky.set(view.originals[i] as ChatMessage, shrunk);
       replace(i, shrunk);
     }
@@ -158,6 +175,22 @@ export class ConversationContext {
     if (raw > budget) raw = this.leaveOutOldTurns(messages, view.prefix, tail, raw, budget);
     shrinkEach(turnsStart(messages, view.prefix, 1), messages.length, (m) => this.recentForm(m));
     return result();
+  }
+
+  /**
+   * An answered call with huge arguments (a whole file written) is shortened once it is out of
+   * the latest turns, even while everything fits: the content is on disk, and sending it again
+   * with every request costs its size each time. Once shortened it stays so (same bytes after).
+   */
+  private shrinkHugeArguments(view: View, tail: number): void {
+    const { messages } = view;
+    for (let i = view.prefix; i < tail; i++) {
+      const message = messages[i] as ChatMessage;
+      if (message.role !== 'assistant' || !hasHugeArguments(message)) continue;
+      const shrunk = shrinkCalls(message);
+      this.sticky.set(view.originals[i] as ChatMessage, shrunk);
+      messages[i] = shrunk;
+    }
   }
 
   /** Where an asked-for compaction would cut now; undefined when there is nothing older. */
@@ -285,6 +318,12 @@ function turnsStart(messages: readonly ChatMessage[], from: number, turns: numbe
     if (role === 'user' || (role === 'assistant' && ++seen === turns)) return i;
   }
   return from;
+}
+
+function hasHugeArguments(message: Extract<ChatMessage, { role: 'assistant' }>): boolean {
+  return (message.tool_calls ?? []).some(
+    (call) => call.function.arguments.length > HUGE_ARGUMENT_CHARS,
+  );
 }
 
 function latestUserIndex(messages: readonly ChatMessage[]): number {

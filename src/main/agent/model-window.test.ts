@@ -117,6 +117,38 @@ describe("the model's window", () => {
     expect(window).toMatchObject({ contextTokens: 16_384, answerTokens: 4096, source: 'provider' });
   });
 
+  it.each([
+    [
+      'gpt-4.1',
+      undefined,
+      { contextTokens: 200_000, modelContextTokens: 1_047_576, answerTokens: 32_768 },
+    ],
+    [
+      'gpt-5',
+      undefined,
+      { contextTokens: 200_000, modelContextTokens: 400_000, answerTokens: 50_000 },
+    ],
+    ['gpt-4.1', 600_000, { contextTokens: 600_000, answerTokens: 32_768, source: 'person' }],
+  ])(
+    '%s works within 200,000 tokens of a larger window unless the person says more (%s)',
+    async (model, contextTokens, expected) => {
+      const window = await resolveModelWindow({
+        model,
+        ...(contextTokens !== undefined ? { contextTokens } : {}),
+      });
+      expect(window).toMatchObject(expected);
+      if (contextTokens !== undefined) expect(window.modelContextTokens).toBeUndefined();
+    },
+  );
+
+  it('says when it works within less than the model takes', async () => {
+    const window = await resolveModelWindow({ model: 'gpt-4.1' });
+    expect(window.source).toBe('table');
+    expect(describeWindow(window)).toBe(
+      "200,000 tokens (Tandem's working limit; the model takes 1,047,576, known for this model), 32,768 kept for the answer",
+    );
+  });
+
   it('falls back to the table when the model list cannot be had', async () => {
     const provider = createOpenAIProvider({
       baseUrl: 'http://127.0.0.1:9/v1',

@@ -14,7 +14,8 @@ import type { UsageMeter } from './usage-meter';
 
 /** A session's context: its window, its counter, its fitted conversation and its usage. */
 export interface SessionContext {
-  readonly window: ModelWindow;
+  /** Narrowed when the provider refuses a request and states a smaller window. */
+  window: ModelWindow;
   readonly counter: MessageCounter;
   readonly conversation: ConversationContext;
   readonly meter: UsageMeter;
@@ -179,6 +180,27 @@ export function recordUsage(
   context.counter.calibrate(sentRaw, usage.promptTokens);
   const metered = context.meter.add(usage);
   return { type: 'usage', runId, usage, ...metered };
+}
+
+/** What the request about to be sent takes of the window, for the status bar and the CLI. */
+export function contextUse(context: SessionContext, runId: string, tokens: number): RunEvent {
+  const { window, counter } = context;
+  const factor = counter.factor;
+  return {
+    type: 'context-use',
+    runId,
+    tokens,
+    windowTokens: window.contextTokens,
+    answerTokens: window.answerTokens,
+    windowSource: window.source,
+    ...(window.modelContextTokens !== undefined
+      ? { modelWindowTokens: window.modelContextTokens }
+      : {}),
+    counter:
+      factor === 1
+        ? counter.text.name
+        : `${counter.text.name}, ×${factor.toFixed(2)} from the provider's reports`,
+  };
 }
 
 /** Tools by name: the list is part of the start of every request, which providers cache. */

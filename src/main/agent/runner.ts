@@ -6,8 +6,10 @@ import { argumentsForHistory } from '../tools/argument-bounds';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { learnFromOverflow, readOverflow } from './context-overflow';
 import { AbortedError, type AssistantTurn, type ChatProvider } from './provider';
 import {
+  contextUse,
   fitRequest,
   recordUsage,
   toolsInFixedOrder,
@@ -98,7 +100,24 @@ async function askModel(
   signal: AbortSignal,
   compaction: CompactionSwitch,
 ): Promise<TurnResult> {
+  let refused = false;
+  for (;;) {
+    const outcome = await askOnce(deps, runId, signal, compaction, refused);
+    if (outcome.kind !== 'overflow') return outcome;
+    // The provider said the request was too long: learned once, fitted again, asked again.
+    refused = true;
+  }
+}
+
+async function askOnce(
+  deps: RunLoopDeps,
+  runId: string,
+  signal: AbortSignal,
+  compaction: CompactionSwitch,
+  refusedBefore: boolean,
+): Promise<TurnResult | { readonly kind: 'overflow' }> {
   let partialText = '';
+  let sentRaw: number | undefined;
   try {
     const fitted = await fitRequest(
       { ...deps, tools: toolsInFixedOrder(deps.registry.definitions()) },
@@ -111,6 +130,8 @@ async function askModel(
       deps.emit({ type: 'error', runId, message: fitted.message, retrying: false });
       return { kind: 'failed', message: fitted.message, partialText };
     }
+    deps.emit(contextUse(deps.context, runId, fitted.tokens));
+    sentRaw = fitted.raw;
     const turn = await deps.provider.streamTurn({
       ...fitted.request,
       signal,
@@ -129,7 +150,18 @@ async function askModel(
     return { kind: 'ok', turn, raw: fitted.raw };
   } catch (error) {
     if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
+    const overflow = refusedBefore || sentRaw === undefined ? undefined : readOverflow(error);
     const message = error instanceof Error ? error.message : String(error);
+    if (overflow && sentRaw !== undefined) {
+      const learned = learnFromOverflow(deps.context, sentRaw, overflow);
+      deps.emit({
+        type: 'error',
+        runId,
+        message: `${message.endsWith('.') ? message.slice(0, -1) : message}. ${learned}`,
+        retrying: true,
+      });
+      return { kind: 'overflow' };
+    }
     deps.emit({ type: 'error', runId, message, retrying: false });
     return { kind: 'failed', message, partialText };
   }

@@ -37,7 +37,7 @@ export function byteEstimate(bytesPerToken = ESTIMATE_BYTES_PER_TOKEN): TextCoun
 const loaded = new Map<TokenEncoding, Promise<TextCounter>>();
 
 /**
- * The encoding's tokenizer, loaded on first use (about 0.2 s and 30-70 MB; see BENCHMARKS.md).
+ * The encoding's tokenizer, loaded on first use (0.3-0.6 s and 23-47 MB; see BENCHMARKS.md).
  * Text that spells a special token (`<|endoftext|>`) is counted as the plain text it is.
  */
 export function loadTokenizer(encoding: TokenEncoding): Promise<TextCounter> {
@@ -146,6 +146,18 @@ export class MessageCounter {
   /** Raw tokens that fit in `tokens` as the provider counts them. */
   rawWithin(tokens: number): number {
     return Math.floor(tokens / this.currentFactor);
+  }
+
+  /**
+   * The provider refused a request counted `raw` as too long: its own count when it gave one,
+   * else a step up, raises the correction (the bounds hold; a refusal is never ignored).
+   */
+  overflowed(raw: number, reported?: number): void {
+    const bounds = BOUNDS[this.text.kind];
+    const ratio = reported !== undefined && raw > 0 ? reported / raw : this.currentFactor * 1.15;
+    this.smoothed = Math.max(this.smoothed ?? 0, ratio);
+    const wanted = Math.max(this.currentFactor * 1.05, ratio * bounds.margin);
+    this.currentFactor = Math.min(bounds.factor[1], wanted);
   }
 
   /**

@@ -103,8 +103,15 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
           totalTokens: state.usage.totalTokens + event.usage.totalTokens,
         },
         session: event.session ?? state.session,
-        lastRequest: event.usage,
+        lastRequest: {
+          usage: event.usage,
+          ...(event.costUsd !== undefined ? { costUsd: event.costUsd } : {}),
+        },
       };
+    case 'context-use': {
+      const { type: _type, runId: _runId, ...context } = event;
+      return { ...state, context };
+    }
     case 'context-compacted': {
       const n = (value: number): string => value.toLocaleString('en-US');
       return push(
