@@ -9,7 +9,7 @@ import {
 } from '../test-support/scripted-openai-server';
 import type { CliIo } from './cli-io';
 import { main } from './index';
-import { parseRunFlags } from './run-flags';
+import { parseRunFlags, runTimeouts, type RunFlags } from './run-flags';
 
 function memoryIo(cwd = '/') {
   const err: string[] = [];
@@ -48,10 +48,15 @@ describe('--max-steps takes plain positive whole numbers only', () => {
   });
 });
 
+function parsed(argv: readonly string[]): RunFlags {
+  const flags = parseRunFlags(argv, memoryIo().io);
+  if (flags === 'help') throw new Error('help');
+  return flags;
+}
+
 describe('timeouts', () => {
   it('default to 60 s, 120 s and 20 min', () => {
-    const flags = parseRunFlags([...base, 'task'], memoryIo().io);
-    expect(flags !== 'help' && flags.timeouts).toEqual({
+    expect(runTimeouts(parsed([...base, 'task']))).toEqual({
       connectMs: 60_000,
       idleMs: 120_000,
       requestMs: 1_200_000,
@@ -60,11 +65,20 @@ describe('timeouts', () => {
 
   it('are set in seconds by flags', () => {
     const argv = [...base, '--connect-timeout', '5', '--idle-timeout', '300'];
-    const flags = parseRunFlags([...argv, '--request-timeout', '3600', 'task'], memoryIo().io);
-    expect(flags !== 'help' && flags.timeouts).toEqual({
+    const flags = parsed([...argv, '--request-timeout', '3600', 'task']);
+    expect(runTimeouts(flags)).toEqual({
       connectMs: 5_000,
       idleMs: 300_000,
       requestMs: 3_600_000,
+    });
+  });
+
+  it("fall back to the window's stored settings field by field, a flag winning", () => {
+    const stored = { connectSeconds: 200, idleSeconds: 30, requestSeconds: 90 };
+    expect(runTimeouts(parsed(['--idle-timeout', '7', 'task']), stored)).toEqual({
+      connectMs: 200_000,
+      idleMs: 7_000,
+      requestMs: 90_000,
     });
   });
 
@@ -95,6 +109,17 @@ describe('--base-url', () => {
     expect(stderr().split('\n')[0]).toBe(
       `tandem run: --base-url must be an http:// or https:// URL with a host, e.g. https://api.openai.com/v1 (got "${url}")`,
     );
+  });
+});
+
+describe('names that must not be empty', () => {
+  it.each([
+    ['--model', '--model must not be empty'],
+    ['--api-key-env', '--api-key-env must name an environment variable'],
+  ])('%s "" → exit 2', async (flag, message) => {
+    const { io, stderr } = memoryIo();
+    expect(await main(['run', flag, '', 'task'], io)).toBe(2);
+    expect(stderr().split('\n')[0]).toBe(`tandem run: ${message}`);
   });
 });
 
@@ -137,5 +162,38 @@ describe('the timeout flags reach the provider', () => {
     expect(stderr().trim().split('\n').at(-1)).toBe(
       'tandem run: the provider did not start answering within 1 s (the connect timeout; change it in Settings or with --connect-timeout) (after 4 attempts)',
     );
+  });
+});
+
+describe('MCP flags', () => {
+  it('are read as repeatable names beside --mcp-config', () => {
+    const flags = parsed([
+      '--mcp-config',
+      'servers.json',
+      '--mcp-trust',
+      'db',
+      '--mcp-trust',
+      'docs',
+      '--mcp-write',
+      'db',
+      'task',
+    ]);
+    expect(flags.mcp).toEqual({
+      'mcp-config': 'servers.json',
+      'mcp-trust': ['db', 'docs'],
+      'mcp-write': ['db'],
+      'mcp-network': undefined,
+    });
+  });
+
+  it.each([
+    [['--mcp-trust', 'db'], '--mcp-trust, --mcp-write and --mcp-network need --mcp-config'],
+    [['--mcp-network', 'web'], '--mcp-trust, --mcp-write and --mcp-network need --mcp-config'],
+    [['--mcp-config', ''], '--mcp-config must name a file'],
+  ])('%j → exit 2 before anything is opened', async (flags, message) => {
+    const { io, stderr } = memoryIo();
+    // The base URL points at a closed port: reaching the provider would fail differently.
+    expect(await main(['run', ...base, ...flags, 'task'], io)).toBe(2);
+    expect(stderr().split('\n')[0]).toBe(`tandem run: ${message}`);
   });
 });

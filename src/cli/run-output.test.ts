@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import type { CliIo } from './cli-io';
+import { PLAIN_STYLE } from './cli-style';
 import { createEventPrinter } from './run-output';
 
 function printer(json: boolean) {
@@ -14,7 +15,11 @@ function printer(json: boolean) {
     env: {},
     cwd: '/',
   };
-  return { print: createEventPrinter(io, json), out, err };
+  return {
+    print: createEventPrinter(io, { json, trace: PLAIN_STYLE, answer: PLAIN_STYLE }),
+    out,
+    err,
+  };
 }
 
 function nested(depth: number): unknown {

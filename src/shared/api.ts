@@ -1,6 +1,7 @@
 // The contract between the window and main: `window.tandem`. The preload exposes exactly this;
 // main implements it (src/main/ipc) and validates every payload (./ipc-schemas.ts).
 import type { RunEvent } from './events';
+import type { McpOverview, McpServerChoices } from './mcp-types';
 import type { ModelSettings } from './model-settings';
 import type { ProviderPresetId } from './provider-presets';
 import type { ProviderTimeoutSettings } from './provider-timeouts';
@@ -75,8 +76,8 @@ export type NetworkSetting = 'off' | 'ask' | 'allow';
 export interface RuleInfo {
   /** Derived from the rule's content, so it stays valid while the list changes. */
   readonly id: string;
-  readonly kind: 'command' | 'tool';
-  /** e.g. "`rm build` exactly", "`npm test *` (`npm test` with any further words)", "tool `write_file`". */
+  readonly kind: 'command' | 'tool' | 'mcp-server';
+  /** e.g. "`rm build` exactly", "`npm test *` (…)", "tool `write_file`", "every tool of the MCP server `db`". */
   readonly description: string;
   /** Why Tandem narrowed this rule (an older version stored it wider); null when it did not. */
   readonly note: string | null;
@@ -145,7 +146,9 @@ export interface AlwaysRulePreview {
 /** Something main pushes to the window: run events, and workspace changes. */
 export type AppEvent =
   | { readonly type: 'run-event'; readonly sessionId: string; readonly event: RunEvent }
-  | { readonly type: 'workspace-changed'; readonly workspace: WorkspaceInfo | null };
+  | { readonly type: 'workspace-changed'; readonly workspace: WorkspaceInfo | null }
+  /** MCP servers changed state, tools or log: fetch `getMcpOverview` again (sent at most 4×/s). */
+  | { readonly type: 'mcp-changed' };
 
 export interface TandemApi {
   getAppInfo(): Promise<AppInfo>;
@@ -187,6 +190,24 @@ export interface TandemApi {
   setNetwork(setting: NetworkSetting): Promise<PermissionsInfo>;
   deleteRule(ruleId: string): Promise<PermissionsInfo>;
   revokeGrant(grantId: string): Promise<PermissionsInfo>;
+  /** MCP servers of the app and the open project, their states, tools and logs. */
+  getMcpOverview(): Promise<McpOverview>;
+  /** Adds app servers from text in the `mcpServers` shape; main asks the person to confirm. */
+  addMcpServers(json: string): Promise<McpOverview>;
+  removeMcpServer(name: string): Promise<McpOverview>;
+  /** Trust, project access and network of one server; a widening is confirmed by main. */
+  setMcpServerChoices(
+    source: 'app' | 'project',
+    name: string,
+    choices: McpServerChoices,
+  ): Promise<McpOverview>;
+  /** Accepts the project's `.mcp.json` whose content hashes to `hash` (confirmed by main). */
+  acceptProjectMcp(hash: string): Promise<McpOverview>;
+  /** Stops the project's servers; its `.mcp.json` asks again. */
+  revokeProjectMcp(): Promise<McpOverview>;
+  restartMcpServer(name: string): Promise<McpOverview>;
+  /** Every tool of one server runs without asking: for this session, or as a project rule. */
+  allowMcpServer(name: string, scope: 'session' | 'always'): Promise<McpOverview>;
   /** Subscribe to main's pushes; returns the unsubscribe function. */
   onEvent(listener: (event: AppEvent) => void): () => void;
 }
@@ -222,6 +243,14 @@ export const TANDEM_INVOKE_METHODS = [
   'setNetwork',
   'deleteRule',
   'revokeGrant',
+  'getMcpOverview',
+  'addMcpServers',
+  'removeMcpServer',
+  'setMcpServerChoices',
+  'acceptProjectMcp',
+  'revokeProjectMcp',
+  'restartMcpServer',
+  'allowMcpServer',
 ] as const satisfies readonly TandemInvokeMethod[];
 
 // Compile-time check that the list names every invoke method.

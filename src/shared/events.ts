@@ -3,7 +3,9 @@
 import type {
   ApprovalAnswer,
   Decision,
+  SecretMark,
   ToolEffect,
+  ToolImage,
   ToolPreview,
   Usage,
   UsageTotals,
@@ -82,8 +84,15 @@ export type RunEvent =
       readonly runId: string;
       readonly callId: string;
       readonly ok: boolean;
-      /** What the model was given. */
+      /** What the model was given: secrets in the tool's output masked. */
       readonly output: string;
+      /** The secrets masked in `output`, in order; absent when there were none. */
+      readonly secrets?: readonly SecretMark[];
+      /**
+       * The output as the tool gave it, for the person to reveal in the window; present only when
+       * something was masked. Never sent to the model.
+       */
+      readonly unmasked?: string;
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
@@ -93,6 +102,8 @@ export type RunEvent =
        * on, also when it is reopened from its transcript.
        */
       readonly taintedBy?: string;
+      /** Images the tool returned, shown in the trace; the model was given a description. */
+      readonly images?: readonly ToolImage[];
     }
   | {
       readonly type: 'usage';

@@ -2,6 +2,7 @@
 // the window is untrusted input (DESIGN.md §1). zod is plain TypeScript, so it may live here.
 import { z } from 'zod';
 import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
+import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
 import { modelIdSchema, modelSettingsSchema } from './model-settings';
 import { providerTimeoutsSchema } from './provider-timeouts';
@@ -92,6 +93,20 @@ function hasControlCharacters(s: string): boolean {
 
 const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
 
+const mcpServerName = z
+  .string()
+  .min(1)
+  .max(SERVER_NAME_MAX)
+  .regex(SERVER_NAME, 'an MCP server name: letters, digits, "-" and single "_"');
+
+const mcpChoicesSchema = z
+  .object({
+    trusted: z.boolean(),
+    projectAccess: z.enum(['read-only', 'read-write']),
+    network: z.boolean(),
+  })
+  .strict();
+
 /** Argument tuples per method. */
 export const ipcArgSchemas = {
   getAppInfo: z.tuple([]),
@@ -122,4 +137,18 @@ export const ipcArgSchemas = {
   setNetwork: z.tuple([z.enum(['off', 'ask', 'allow'])]),
   deleteRule: z.tuple([id]),
   revokeGrant: z.tuple([id]),
+  getMcpOverview: z.tuple([]),
+  // The `mcpServers` JSON the person pasted; main parses and checks every entry.
+  addMcpServers: z.tuple([
+    z
+      .string()
+      .min(2)
+      .max(256 * 1024),
+  ]),
+  removeMcpServer: z.tuple([mcpServerName]),
+  setMcpServerChoices: z.tuple([z.enum(['app', 'project']), mcpServerName, mcpChoicesSchema]),
+  acceptProjectMcp: z.tuple([z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex')]),
+  revokeProjectMcp: z.tuple([]),
+  restartMcpServer: z.tuple([mcpServerName]),
+  allowMcpServer: z.tuple([mcpServerName, z.enum(['session', 'always'])]),
 } satisfies Record<TandemInvokeMethod, z.ZodType>;

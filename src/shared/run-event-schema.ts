@@ -3,7 +3,14 @@
 import { z } from 'zod';
 import type { RunEvent } from './events';
 import { approvalAnswerSchema } from './ipc-schemas';
-import { TOOL_EFFECTS, type ToolEffect } from './tool-types';
+import {
+  MAX_SHOWN_IMAGE_BYTES,
+  MAX_SHOWN_IMAGES,
+  SHOWN_IMAGE_BASE64,
+  SHOWN_IMAGE_TYPES,
+  TOOL_EFFECTS,
+  type ToolEffect,
+} from './tool-types';
 
 const effect = z.enum(TOOL_EFFECTS as [ToolEffect, ...ToolEffect[]]);
 const runId = z.string();
@@ -23,6 +30,15 @@ const usageTotalsSchema = z.object({
   cachedTokens: z.number(),
   completionTokens: z.number(),
   costUsd: z.number().optional(),
+});
+
+/** An image as main lets one through (mcp-result.ts): a drawable type, bounded base64. */
+const imageSchema = z.object({
+  mimeType: z.enum(SHOWN_IMAGE_TYPES),
+  data: z
+    .string()
+    .max(Math.ceil(MAX_SHOWN_IMAGE_BYTES / 3) * 4)
+    .regex(SHOWN_IMAGE_BASE64),
 });
 
 const previewSchema = z.discriminatedUnion('kind', [
@@ -115,6 +131,9 @@ const eventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     provenance: z.string().optional(),
     taintedBy: z.string().optional(),
+    secrets: z.array(z.object({ kind: z.string(), chars: z.number() })).optional(),
+    unmasked: z.string().optional(),
+    images: z.array(imageSchema).max(MAX_SHOWN_IMAGES).optional(),
   }),
   z.object({
     type: z.literal('usage'),

@@ -35,6 +35,11 @@ export interface AgentOptions {
   readonly sessionId?: string;
   /** Replaces the built system prompt (tests, embedders). */
   readonly systemPrompt?: string;
+  /**
+   * Awaited at the start of each run, before the first model request: e.g. a bounded wait for
+   * MCP servers still starting, so their tools are offered from the first turn.
+   */
+  readonly beforeRun?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunHandle {
@@ -117,6 +122,7 @@ export function createAgent(options: AgentOptions): Agent {
     emit({ type: 'run-started', runId, sessionId: session.id, task, at: Date.now() });
     try {
       session.append({ role: 'user', content: task });
+      await options.beforeRun?.(signal);
       const sessionContext = await context.get();
       const systemPrompt = await context.systemPrompt(runId, emit);
       const outcome = await runLoop(

@@ -19,6 +19,7 @@ import {
   type RetryOptions,
 } from './retry-policy';
 import { ProtocolFault, readChunk } from './stream-chunk';
+import { createProviderFetch } from './provider-fetch';
 import { ToolCallAssembler } from './tool-call-assembly';
 
 export { ProviderError } from './provider-faults';
@@ -90,6 +91,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
     timeout: timeouts.requestMs + 1000,
     // The SDK logs a chunk it cannot parse to the console; the fault is reported as an event.
     logLevel: 'off',
+    // Redirects are followed by hand: a hop to another origin carries no provider header.
+    fetch: createProviderFetch(),
   });
 
   async function attempt(

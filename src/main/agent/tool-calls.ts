@@ -1,10 +1,12 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
 import type { RunEvent } from '../../shared/events';
+import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { maskSecrets } from './secret-mask';
 
 export interface ToolCallDeps {
   readonly registry: ToolRegistry;
@@ -25,15 +27,25 @@ export interface RunTaint {
   taintedBy?: string;
 }
 
-/** Rebuilds the taint of a reopened session from its recorded events. */
+/**
+ * Rebuilds the taint of a reopened session from its recorded events. A result that says so names
+ * it; failing that (transcripts written before results said so), any network or MCP call that ran
+ * taints, whether it failed or not: a 404 page or an MCP error carries outside text too. Only a
+ * call known not to have run (refused by the policy, denied by the person) is left out; when in
+ * doubt (a call whose arguments did not validate) it taints, which only pauses grants.
+ */
 export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
   const started = new Map<string, Extract<RunEvent, { type: 'tool-call-started' }>>();
+  const notRun = new Set<string>();
   for (const event of events) {
     if (event.type === 'tool-call-started') started.set(event.callId, event);
+    if (event.type === 'permission-decided' && event.decision === 'refuse') {
+      notRun.add(event.callId);
+    }
+    if (event.type === 'approval-resolved' && !isAllow(event.answer)) notRun.add(event.callId);
     if (event.type !== 'tool-result') continue;
     if (event.taintedBy !== undefined) return { taintedBy: event.taintedBy };
-    // Transcripts written before results said so: a network or MCP call that succeeded.
-    if (!event.ok) continue;
+    if (notRun.has(event.callId)) continue;
     const call = started.get(event.callId);
     if (!call || (call.effect !== 'network' && !call.name.startsWith('mcp__'))) continue;
     const url = (call.args as { url?: unknown } | null)?.url;
@@ -102,7 +114,9 @@ async function mapWithLimit<T, R>(
 }
 
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
-  return call !== undefined && deps.registry.get(call.function.name)?.effect === 'read';
+  const tool = call === undefined ? undefined : deps.registry.get(call.function.name);
+  // An untrusted MCP server's "read" asks like a command: it waits its turn, one card at a time.
+  return tool?.effect === 'read' && (tool.mcp === undefined || tool.mcp.trusted);
 }
 
 async function answerOne(
@@ -127,18 +141,24 @@ async function answerOne(
     output: string,
     provenance?: string,
     taintedBy?: string,
+    images?: readonly ToolImage[],
   ): ToolMessage => {
+    // The one place tool output becomes what the model reads: secret shapes are masked here, for
+    // results, errors and refusals alike; the event keeps the original for the person.
+    const { masked, secrets } = maskSecrets(output);
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
       callId: call.id,
       ok,
-      output,
+      output: masked,
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
+      ...(images && images.length > 0 ? { images } : {}),
+      ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
-    return { role: 'tool', tool_call_id: call.id, content: output };
+    return { role: 'tool', tool_call_id: call.id, content: masked };
   };
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (!prepared.ok) return answer(false, prepared.message);
@@ -177,7 +197,7 @@ async function answerOne(
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(result.ok, result.output, verdict.provenance, tainting);
+  return answer(result.ok, result.output, verdict.provenance, tainting, result.images);
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

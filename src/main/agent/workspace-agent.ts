@@ -5,7 +5,7 @@ import type { RunEvent } from '../../shared/events';
 import type { ModelPrices } from '../../shared/model-settings';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { projectDataDir } from '../store/data-dir';
+import { projectDataDir, realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
@@ -16,6 +16,7 @@ import {
 } from '../workspace/file-journal';
 import { ShadowSnapshot } from '../workspace/shadow-snapshot';
 import { createAgent, type Agent } from './agent';
+import type { McpToolSource } from '../mcp/mcp-host';
 import type { ChatProvider } from './provider';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
@@ -35,6 +36,8 @@ export interface WorkspaceAgentOptions {
   readonly shellSessions?: ShellSessions;
   /** Environment variable names holding secrets, kept out of commands. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the provider's API key): no command's environment carries them. */
+  readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
   /** The model's window as the person gives it (`--context-tokens`, Settings). */
@@ -43,7 +46,14 @@ export interface WorkspaceAgentOptions {
   readonly prices?: ModelPrices;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
+  /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
+  readonly mcp?: McpToolSource;
+  /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
+  readonly mcpWaitMs?: number;
 }
+
+/** Longest the first model request of a run waits for MCP servers still starting. */
+export const MCP_FIRST_REQUEST_WAIT_MS = 5000;
 
 export interface WorkspaceAgent {
   readonly agent: Agent;
@@ -56,21 +66,38 @@ export interface WorkspaceAgent {
   close(): Promise<void>;
 }
 
+/** The undo journal of one project: per project, so undo survives restarts and sessions. */
+export function journalDir(dataDir: string, realFolder: string): string {
+  return join(projectDataDir(dataDir, realFolder), 'journal');
+}
+
+/**
+ * A call's key in the journal and the shadow refs. Call ids are unique within a session only
+ * (providers repeat them across sessions), while the journal is per project.
+ */
+export function journalKey(sessionId: string, callId: string): string {
+  return `${sessionId}/${callId}`;
+}
+
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
   const projectDir = projectDataDir(options.dataDir, options.folder);
-  // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
-  const journal = await openFileJournal(join(projectDir, 'journal'), options.folder);
+  const journal = await openFileJournal(
+    journalDir(options.dataDir, options.folder),
+    options.folder,
+  );
+  const dataFolders = [realDataFolder(options.dataDir)];
   const snapshots = new ShadowSnapshot({
     folder: options.folder,
     shadowDir: join(projectDir, 'shadow.git'),
     journal,
+    exclude: dataFolders,
   });
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
-  // Call ids are unique within a session only (providers repeat them across sessions), while the
-  // journal and the shadow refs are per project: key them by session and call.
   let sessionId = options.sessionId ?? '';
-  const keyOf = (callId: string): string => `${sessionId}/${callId}`;
+  const keyOf = (callId: string): string => journalKey(sessionId, callId);
   const services: ToolServices = {
+    // No tool and no command touches Tandem's own data, even where it lies inside the project.
+    dataFolders,
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
       recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
@@ -88,15 +115,25 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       shell: {
         ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
         ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+        ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
         snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
         changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
       },
     });
+  const registry = createToolRegistry(tools);
+  const detachMcp = options.mcp?.attach(registry);
+  const mcp = options.mcp;
   const agent = createAgent({
     provider: options.provider,
-    registry: createToolRegistry(tools),
+    registry,
+    ...(mcp
+      ? {
+          beforeRun: (signal: AbortSignal) =>
+            mcp.whenSettled(options.mcpWaitMs ?? MCP_FIRST_REQUEST_WAIT_MS, signal),
+        }
+      : {}),
     gate: options.gate,
     folder: options.folder,
     dataDir: options.dataDir,
@@ -128,6 +165,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     async close() {
       stopTracking();
       await agent.close();
+      detachMcp?.();
     },
   };
 }

@@ -1,8 +1,7 @@
 // The real RunController behind the window: the workspace agent, the permission gate and the
 // approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
 // over IPC and go to the broker, which accepts each once, for the exact arguments shown.
-import { relative, sep } from 'node:path';
-import type { RevertOutcome, WorkspaceInfo } from '../../shared/api';
+import type { WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
@@ -13,6 +12,7 @@ import {
   type WorkspaceAgent,
   type WorkspaceNetwork,
 } from '../agent/workspace-agent';
+import type { McpToolSource } from '../mcp/mcp-host';
 import { loadEarlierCalls, previewAlwaysChoices } from '../permissions/always-rule-preview';
 import { ApprovalBroker } from '../permissions/approval-broker';
 import type { Asker } from '../permissions/asker';
@@ -22,7 +22,7 @@ import type { PermissionsStore } from '../permissions/project-permissions-store'
 import type { PermissionRule } from '../permissions/permission-rule';
 import { realPolicyDeps } from '../permissions/real-policy-deps';
 import { shellSessions as processShellSessions, type ShellSessions } from '../shell/shell-sessions';
-import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
+import { revertCallOutcome, revertRunOutcome } from '../workspace/revert-outcome';
 import {
   loadProviderConfig,
   missingProviderSetting,
@@ -48,6 +48,8 @@ export interface AgentRunControllerDeps {
   readonly createProvider?: (config: ProviderConfig) => ChatProvider;
   /** Refused approval answers (forged, repeated, stale) are logged here. */
   readonly log?: (line: string) => void;
+  /** The open folder's MCP servers, whose tools join the agent's registry. */
+  readonly mcp?: McpToolSource;
 }
 
 export function createAgentRunControllerFactory(
@@ -135,7 +137,10 @@ function createAgentRunController(
         ? { contextTokens: modelSettings.contextTokens }
         : {}),
       ...(modelSettings.prices ? { prices: modelSettings.prices } : {}),
+      // The stored key is never in an environment, but a copy the person exported would be.
+      ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(sessionId ? { sessionId } : {}),
+      ...(deps.mcp ? { mcp: deps.mcp } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
       if (event.type === 'approval-resolved') alwaysRules.delete(event.requestId);
@@ -193,11 +198,11 @@ function createAgentRunController(
     },
     async revertCall(callId) {
       if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return fromRevert(await current.agent.revertCall(callId), workspace.folder);
+      return revertCallOutcome(await current.agent.revertCall(callId), workspace.folder);
     },
     async revertRun(runId) {
       if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return fromRevertTurn(await current.agent.revertRun(runId), workspace.folder);
+      return revertRunOutcome(await current.agent.revertRun(runId), workspace.folder);
     },
     onEvent(listener) {
       listeners.add(listener);
@@ -225,28 +230,4 @@ function createAgentRunController(
       listeners.clear();
     },
   };
-}
-
-/** The window shows paths as the person knows them: relative to the project folder. */
-function withinProject(text: string, folder: string): string {
-  return text.split(`${folder}${sep}`).join('');
-}
-
-function fromRevert(result: RevertResult, folder: string): RevertOutcome {
-  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
-  const files = result.files.map((f) => ({
-    path: relative(folder, f.path) || '.',
-    action: f.action,
-  }));
-  const message =
-    files.length === 0
-      ? withinProject(result.message, folder)
-      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
-  return { ok: true, message, files };
-}
-
-function fromRevertTurn(result: RevertTurnResult, folder: string): RevertOutcome {
-  return result.ok
-    ? { ok: true, message: withinProject(result.message, folder), files: [] }
-    : { ok: false, message: withinProject(result.reason, folder), files: [] };
 }

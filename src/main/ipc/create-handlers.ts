@@ -19,6 +19,9 @@ import { createRunHandlers } from './run-handlers';
 import { oneAtATime, type Confirm } from './setting-confirmation';
 import { createSettingsHandlers } from './settings-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
+import { McpHost, storedKeySecrets } from '../mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from '../mcp/mcp-stores';
+import { createMcpHandlers } from './mcp-handlers';
 
 export interface HandlerDeps {
   readonly appName: string;
@@ -45,7 +48,12 @@ export interface HandlerDeps {
   readonly probe?: ProbeOptions;
   /** Absent until a provider is configured: runs then fail with a clear message. */
   readonly runControllerFactory?: RunControllerFactory;
+  /** The MCP servers of the open folder; share the instance with the run controller factory. */
+  readonly mcp?: McpHost;
 }
+
+/** The window hears that MCP servers changed at most this often (a flooding log is one change). */
+export const MCP_CHANGE_INTERVAL_MS = 250;
 
 export interface TandemBackend {
   readonly handlers: TandemHandlers;
@@ -65,6 +73,18 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       sessionId = event.sessionId;
     }
   });
+
+  const mcpHost =
+    deps.mcp ??
+    new McpHost({
+      store: new JsonFileMcpSettingsStore(deps.dataDir),
+      sandbox: async () => deps.sandboxState(),
+      dataFolders: [deps.dataDir],
+      childSecrets: storedKeySecrets(deps.secrets),
+    });
+  const stopMcpEvents = mcpHost.onChange(
+    throttled(MCP_CHANGE_INTERVAL_MS, () => hub.emit({ type: 'mcp-changed' })),
+  );
 
   const settings = createSettingsHandlers({
     settings: deps.settings,
@@ -91,8 +111,11 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     modeFor: async (folder) => (await deps.permissions.load(folder)).mode,
     async onOpened(opened) {
       if (workspace?.folder !== opened.folder) sessionId = null;
+      const folderChanged = workspace?.folder !== opened.folder;
       workspace = opened;
       await runs.workspaceChanged(opened);
+      // The folder's MCP servers start in the background; the window follows their state.
+      if (folderChanged) void mcpHost.openFolder(opened.folder);
       hub.emit({ type: 'workspace-changed', workspace: opened });
     },
   });
@@ -111,6 +134,16 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       void runs.workspaceChanged(changed);
       hub.emit({ type: 'workspace-changed', workspace: changed });
     },
+  });
+
+  const mcp = createMcpHandlers({
+    host: mcpHost,
+    confirm: oneAtATime(deps.confirm),
+    sandboxState: deps.sandboxState,
+    workspace: () => workspace,
+    sessionId: () => sessionId,
+    permissions: deps.permissions,
+    grants: deps.grants,
   });
 
   return {
@@ -134,9 +167,33 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       listModels: settings.listModels,
       testConnection: settings.testConnection,
       ...permissions,
+      ...mcp,
     },
     onEvent: hub.subscribe,
     emit: hub.emit,
-    dispose: runs.dispose,
+    async dispose() {
+      try {
+        await runs.dispose();
+      } finally {
+        stopMcpEvents();
+        await mcpHost.close();
+      }
+    },
+  };
+}
+
+/** Calls `fn` at most once per `ms`, and once more after a burst so the last change is told. */
+function throttled(ms: number, fn: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let last = 0;
+  return () => {
+    if (timer) return;
+    const wait = Math.max(0, last + ms - Date.now());
+    timer = setTimeout(() => {
+      timer = undefined;
+      last = Date.now();
+      fn();
+    }, wait);
+    timer.unref?.();
   };
 }

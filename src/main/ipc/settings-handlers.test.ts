@@ -274,6 +274,14 @@ describe('settings handlers', () => {
       'revertRun',
       'deleteRule',
       'revokeGrant',
+      // MCP edits (getMcpOverview, which reads, is called).
+      'addMcpServers',
+      'removeMcpServer',
+      'setMcpServerChoices',
+      'acceptProjectMcp',
+      'revokeProjectMcp',
+      'restartMcpServer',
+      'allowMcpServer',
     ]);
     for (const method of TANDEM_INVOKE_METHODS) {
       if (skip.has(method)) continue;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionsInfo, SettingsInfo, TandemInvokeMethod } from '../../shared/api';
+import type { McpOverview } from '../../shared/mcp-types';
 import type { TandemHandlers } from './handler-types';
 import { IpcValidationError, createValidatedDispatcher } from './validated-handlers';
 
@@ -22,6 +23,8 @@ const permissionsInfo: PermissionsInfo = {
   rules: [],
   grants: [],
 };
+
+const mcpOverview: McpOverview = { servers: [], project: { kind: 'none' }, problems: [] };
 
 /** Handlers that record what reached them, so a test can prove bad input never did. */
 function recordingHandlers(): {
@@ -82,6 +85,14 @@ function recordingHandlers(): {
     setNetwork: record('setNetwork', permissionsInfo),
     deleteRule: record('deleteRule', permissionsInfo),
     revokeGrant: record('revokeGrant', permissionsInfo),
+    getMcpOverview: record('getMcpOverview', mcpOverview),
+    addMcpServers: record('addMcpServers', mcpOverview),
+    removeMcpServer: record('removeMcpServer', mcpOverview),
+    setMcpServerChoices: record('setMcpServerChoices', mcpOverview),
+    acceptProjectMcp: record('acceptProjectMcp', mcpOverview),
+    revokeProjectMcp: record('revokeProjectMcp', mcpOverview),
+    restartMcpServer: record('restartMcpServer', mcpOverview),
+    allowMcpServer: record('allowMcpServer', mcpOverview),
   };
   return { handlers, calls };
 }
@@ -100,12 +111,15 @@ describe('createValidatedDispatcher', () => {
       prices: { inputPerMillion: 2.5, outputPerMillion: 10 },
     };
     await dispatch('setModelSettings', ['gpt-4o', priced]);
+    const choices = { trusted: true, projectAccess: 'read-write', network: false };
+    await dispatch('setMcpServerChoices', ['project', 'fs-1_a', choices]);
     expect(calls).toEqual([
       ['ping', ['hello']],
       ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
       ['answerApproval', ['req-2', 'hash', widened]],
       ['sendTerminalInput', ['call-1', 'y'.repeat(4096)]],
       ['setModelSettings', ['gpt-4o', priced]],
+      ['setMcpServerChoices', ['project', 'fs-1_a', choices]],
     ]);
   });
 
@@ -158,6 +172,28 @@ describe('createValidatedDispatcher', () => {
     ['terminal input that is not text', 'sendTerminalInput', ['call-1', 7], /argument 2/],
     ['a revert without a call id', 'revertCall', [''], /tandem\.revertCall .*argument 1/],
     ['a rule preview for a number', 'previewAlwaysRule', [3], /argument 1/],
+    // MCP: server names are the plain names tool names are built from; choices are a closed set.
+    ['a server name with "__"', 'removeMcpServer', ['a__b'], /argument 1/],
+    ['a server name with a slash', 'restartMcpServer', ['../x'], /argument 1/],
+    [
+      'choices with an extra field',
+      'setMcpServerChoices',
+      [
+        'app',
+        'db',
+        { trusted: true, projectAccess: 'read-only', network: false, autoApprove: true },
+      ],
+      /argument 3/,
+    ],
+    [
+      'an unknown source',
+      'setMcpServerChoices',
+      ['file', 'db', { trusted: true, projectAccess: 'read-only', network: false }],
+      /argument 1/,
+    ],
+    ['a project hash that is not sha256', 'acceptProjectMcp', ['abc'], /argument 1/],
+    ['an unknown allow scope', 'allowMcpServer', ['db', 'forever'], /argument 2/],
+    ['servers text over 256 KB', 'addMcpServers', ['x'.repeat(256 * 1024 + 1)], /argument 1/],
     [
       'an idle timeout past 300 s',
       'setProviderTimeouts',

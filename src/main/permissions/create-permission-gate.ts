@@ -81,6 +81,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         grants: options.grants.active(ctx.folder, ctx.sessionId),
         sandbox,
         ...(request.taintedBy !== undefined ? { taintedBy: request.taintedBy } : {}),
+        ...(tool.mcp ? { mcp: tool.mcp } : {}),
+        ...(ctx.services.dataFolders ? { dataFolders: ctx.services.dataFolders } : {}),
       },
       deps,
     );

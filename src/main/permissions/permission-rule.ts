@@ -1,5 +1,5 @@
 // What a rule or a grant allows: a command's parsed words (matched word by word against each
-// sub-command, never as a raw substring), or a whole tool by name. A command rule matches its
+// sub-command, never as a raw substring), a whole tool by name, or every tool of one MCP server. A command rule matches its
 // words EXACTLY unless the person widened it to a prefix in the rule preview (`npm test *`);
 // which widenings are allowed at all is decided in ./rule-widening.ts.
 import type { CommandPart } from '../../shared/tool-types';
@@ -15,7 +15,9 @@ export type PermissionRule =
       readonly argv: readonly string[];
       readonly match: CommandMatch;
     }
-  | { readonly kind: 'tool'; readonly tool: string };
+  | { readonly kind: 'tool'; readonly tool: string }
+  /** Every tool of the MCP server of this name (`mcp__<server>__*`), as the registry names them. */
+  | { readonly kind: 'mcp-server'; readonly server: string };
 
 export type CommandRule = Extract<PermissionRule, { kind: 'command' }>;
 
@@ -62,8 +64,19 @@ export function ruleMatchesTool(rule: PermissionRule, toolName: string): boolean
   return rule.kind === 'tool' && rule.tool === toolName;
 }
 
+/** A tool rule for this tool, or a server rule for the MCP server it comes from. */
+export function ruleCoversCall(
+  rule: PermissionRule,
+  toolName: string,
+  mcpServer: string | undefined,
+): boolean {
+  if (rule.kind === 'mcp-server') return mcpServer !== undefined && rule.server === mcpServer;
+  return ruleMatchesTool(rule, toolName);
+}
+
 export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
   if (a.kind === 'tool') return b.kind === 'tool' && a.tool === b.tool;
+  if (a.kind === 'mcp-server') return b.kind === 'mcp-server' && a.server === b.server;
   return (
     b.kind === 'command' &&
     a.match === b.match &&
@@ -74,7 +87,14 @@ export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
 
 /** A stable key for maps and ids: kind, match and words. */
 export function ruleKey(rule: PermissionRule): readonly string[] {
-  return rule.kind === 'command' ? ['command', rule.match, ...rule.argv] : ['tool', rule.tool];
+  switch (rule.kind) {
+    case 'command':
+      return ['command', rule.match, ...rule.argv];
+    case 'tool':
+      return ['tool', rule.tool];
+    case 'mcp-server':
+      return ['mcp-server', rule.server];
+  }
 }
 
 /** The rule as a pattern: `rm build` (exact) or `npm test *` (widened). `*` is never a word. */
@@ -89,6 +109,7 @@ export function rulePattern(rule: CommandRule): string {
  */
 export function describeRule(rule: PermissionRule): string {
   if (rule.kind === 'tool') return `tool \`${rule.tool}\``;
+  if (rule.kind === 'mcp-server') return `every tool of the MCP server \`${rule.server}\``;
   const words = showWords(rule.argv);
   return rule.match === 'exact'
     ? `${words} exactly`
@@ -98,6 +119,9 @@ export function describeRule(rule: PermissionRule): string {
 /** Which commands a rule accepts, in a sentence for the rule preview. */
 export function describeAccepted(rule: PermissionRule): string {
   if (rule.kind === 'tool') return `accepts every call of the tool \`${rule.tool}\``;
+  if (rule.kind === 'mcp-server') {
+    return `accepts every call of every tool the MCP server \`${rule.server}\` offers, now or later`;
+  }
   const words = showWords(rule.argv);
   return rule.match === 'exact'
     ? `accepts only ${words}: the same words in the same order, nothing added or left out`

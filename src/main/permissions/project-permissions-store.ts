@@ -4,6 +4,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { SERVER_NAME, SERVER_NAME_MAX } from '../../shared/mcp-types';
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/tool-types';
 import { projectDataDir } from '../store/data-dir';
 import {
@@ -60,6 +61,12 @@ const ruleSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
+  z
+    .object({
+      kind: z.literal('mcp-server'),
+      server: z.string().regex(SERVER_NAME).max(SERVER_NAME_MAX),
+    })
+    .strict(),
 ]);
 
 const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);

@@ -152,7 +152,8 @@ describe('classifyCommand', () => {
       await symlink('/etc/passwd', path.join(folder, '5'));
       const table: readonly Case[] = [
         ['cat < 5', false, ['reads outside the project folder: < 5']],
-        ['wc -l 0< 5', false, ['reads outside the project folder']],
+        // bash reads `0<` as descriptor 0 where tree-sitter sees a word `0`: that alone asks.
+        ['wc -l 0< 5', false, ['a number right before a redirection']],
         ['diff sub other', false, ['reads the files inside a folder, following any link there']],
         ['diff a sub', false, ['diff sub']],
         ['diff --from-file=sub a', false, ['diff --from-file=sub']],

@@ -196,7 +196,10 @@ class Reader {
         for (const child of node.children) {
           if (!child || child.id === body.id) continue;
           if (child.type !== 'file_redirect') this.refuse(child);
-          else if (last?.kind === 'command') this.redirect(child, last.command);
+          else if (last?.kind === 'command') {
+            this.digitsBefore(node, child);
+            this.redirect(child, last.command);
+          }
         }
         return;
       }
@@ -214,14 +217,23 @@ class Reader {
       redirects: [],
     };
     const words: WordValue[] = [];
+    let previous: SyntaxNode | undefined;
     for (const child of node.children) {
       if (!child) continue;
+      if (previous && this.runTogether(node, previous, child)) {
+        const from = previous.startIndex - node.startIndex;
+        this.reasons.push(
+          `words run together that bash reads differently: ${clip(node.text.slice(from, child.endIndex - node.startIndex))}`,
+        );
+      }
+      previous = child;
       if (child.type === 'command_name') {
         const name = child.namedChildren[0];
         const value = name && child.namedChildCount === 1 ? literalWord(name) : undefined;
         if (value) words.push(value);
         else this.refuse(name ?? child);
       } else if (child.type === 'file_redirect') {
+        this.digitsBefore(node, child);
         this.redirect(child, command);
       } else {
         const value = child.isNamed ? literalWord(child) : undefined;
@@ -230,6 +242,29 @@ class Reader {
       }
     }
     this.items.push({ kind: 'command', command: { ...command, words } });
+  }
+
+  /**
+   * tree-sitter can end a word where bash does not: `'a'\!` and `a\⏎b` are one word to bash.
+   * Two words with no blank between them would run as tree-sitter split them, so they ask.
+   */
+  private runTogether(node: SyntaxNode, previous: SyntaxNode, child: SyntaxNode): boolean {
+    if (previous.type === 'file_redirect' || child.type === 'file_redirect') return false;
+    const between = node.text.slice(
+      previous.endIndex - node.startIndex,
+      child.startIndex - node.startIndex,
+    );
+    return !/[ \t]/.test(between);
+  }
+
+  /** `cat 0<f` redirects descriptor 0 to bash; tree-sitter reads a word `0` and a plain `<f`. */
+  private digitsBefore(node: SyntaxNode, redirect: SyntaxNode): void {
+    const before = node.text.slice(0, redirect.startIndex - node.startIndex);
+    if (/(?:^|[ \t])\d+$/.test(before)) {
+      this.reasons.push(
+        `a number right before a redirection, which bash reads as a descriptor: ${clip(node.text)}`,
+      );
+    }
   }
 
   private redirect(node: SyntaxNode, command: SimpleCommand): void {

@@ -3,8 +3,10 @@
 // they ask; so do commands run (`git -C DIR`, `cd DIR && git …`) where a gitfile or a worktree
 // leads to a repository outside the project (`nested/.git` holding `gitdir: /elsewhere/.git`).
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+
+import { linkedObject } from './git-object-links';
 
 export type GitRepo =
   | { readonly kind: 'none' }
@@ -125,6 +127,12 @@ function inside(root: string, file: string): boolean {
 const RUNS_PROGRAMS =
   '^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|diff\\.external|' +
   'gpg\\..*program|core\\.fsmonitor|core\\.pager|pager\\..*)$';
+/**
+ * Includes: the files they name (often inside the work tree, where an edit needs no approval in
+ * auto-edit mode) are not part of the config's stamp, so a repository that has any is read anew
+ * for every command rather than from the cache.
+ */
+const INCLUDES = '^(include\\.path|includeif\\..*\\.path)$';
 /** Config scopes a repository controls (include.path inside them reports as these too). */
 const REPOSITORY_SCOPES: ReadonlySet<string> = new Set(['local', 'worktree']);
 const programs = new StampedCache<string | undefined>();
@@ -165,7 +173,7 @@ function configuredPrograms(
     const made = new Promise<string | undefined>((resolve) => {
       execFile(
         'git',
-        ['config', '--show-scope', '-z', '--get-regexp', RUNS_PROGRAMS],
+        ['config', '--show-scope', '-z', '--get-regexp', `${RUNS_PROGRAMS}|${INCLUDES}`],
         { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8' },
         (error, stdout) => {
           // Exit code 1 means nothing matched; anything else is unknown, so it asks.
@@ -175,7 +183,13 @@ function configuredPrograms(
             resolve(`could not read the repository config: ${error.message}`);
             return;
           }
-          const keys = repositorySettings(stdout)
+          const settings = repositorySettings(stdout);
+          const includes = new RegExp(INCLUDES);
+          if (settings.some(({ key }) => includes.test(key))) {
+            programs.forget(`${dir}\0${repo.gitDir}`, made);
+          }
+          const keys = settings
+            .filter(({ key }) => !includes.test(key))
             // `core.fsmonitor true` is git's own daemon, not a program (and it is switched off).
             .filter(
               ({ key, value }) => !(key === 'core.fsmonitor' && /^(?:true|false)$/i.test(value)),
@@ -187,6 +201,48 @@ function configuredPrograms(
     });
     return made;
   });
+}
+
+/**
+ * Where a repository's object store reaches outside the project, if it does: the objects folder
+ * itself (a symlink), its packs or loose objects (symlinks), or `info/alternates`, whose folders git reads every
+ * object of as its own (`git cat-file --batch-all-objects --batch` prints another repository).
+ * Alternates of alternates are followed; anything that cannot be read asks.
+ */
+function objectsOutside(
+  root: string,
+  objects: string,
+  seen = new Set<string>(),
+): string | undefined {
+  if (!inside(root, objects)) return objects;
+  const key = real(objects);
+  if (seen.has(key)) return undefined;
+  seen.add(key);
+  const linked = linkedObject(objects);
+  if (linked) return linked;
+  try {
+    for (const entry of readdirSync(path.join(objects, 'pack'), { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) return path.join(objects, 'pack', entry.name);
+    }
+  } catch {
+    // no pack folder: nothing to borrow there
+  }
+  let list: string;
+  try {
+    list = readFileSync(path.join(objects, 'info', 'alternates'), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${objects}/info/alternates`;
+  }
+  for (const line of list.split('\n')) {
+    const entry = line.trim();
+    if (entry === '' || entry.startsWith('#')) continue;
+    // git unquotes a line that starts with `"`; such a line asks rather than be unquoted here.
+    if (entry.startsWith('"')) return entry;
+    const outside = objectsOutside(root, path.resolve(objects, entry), seen);
+    if (outside) return outside;
+  }
+  return undefined;
 }
 
 /**
@@ -210,6 +266,8 @@ export async function gitScopeReason(
     }
     const away = [repo.top, repo.gitDir, repo.commonDir].find((file) => !inside(root, file));
     if (away) return `git would use a repository outside the project: ${away}`;
+    const borrowed = objectsOutside(root, path.join(repo.commonDir, 'objects'));
+    if (borrowed) return `git would read objects from outside the project: ${borrowed}`;
     const programs = await configuredPrograms(dir, repo);
     if (programs) return `the repository's config runs programs (${programs})`;
   }

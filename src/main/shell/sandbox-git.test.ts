@@ -35,7 +35,11 @@ describe('findGitEntries', () => {
       await mkdir(path.join(root, 'a', 'b2'));
       await writeFile(path.join(root, 'a', 'b2', '.git'), 'gitdir: ../../.git/modules/b2\n');
       await symlink(path.join(root, 'a'), path.join(root, 'link'));
+      await mkdir(path.join(root, 'l'));
+      await symlink('../x/.git', path.join(root, 'l', '.git'));
       const scan = findGitEntries(root);
+      // A `.git` symlink is not followed or bound, but reported: git follows it.
+      expect(scan.links).toEqual([path.join(root, 'l', '.git')]);
       expect(scan.complete).toBe(true);
       const found = scan.entries
         .map((entry) => `${path.relative(root, entry.path)}:${entry.kind}`)

@@ -101,6 +101,11 @@ describe('JsonFileSettingsStore', () => {
     await expect(store.load()).resolves.toEqual(ollama);
   });
 
+  it('reads an empty object (what electron-store leaves when nothing was saved) as the defaults', async () => {
+    await writeFile(join(dir, SETTINGS_FILE), '{}');
+    await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual(DEFAULT_PROVIDER_SETTINGS);
+  });
+
   it.each<[string, string, RegExp]>([
     ['not JSON', '{"version": 1, "provider": {', /is not valid JSON .*does not reset/],
     ['no version', JSON.stringify({ provider: ollama }), /not a valid settings file at version/],

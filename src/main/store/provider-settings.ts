@@ -1,6 +1,6 @@
 // Which provider Tandem talks to: base URL, model and preset (the key lives in the SecretStore).
-// Plain Node: a JSON file for the CLI's data folder and the e2e bridge; the app uses the
-// electron-store adapter (./electron-settings-store.ts) of the same interface.
+// Plain Node: a JSON file for the e2e bridge, and the CLI's way to read what the window stored
+// (the app's electron-store adapter, ./electron-settings-store.ts, writes the same file).
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -156,6 +156,15 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
 
 let tempCounter = 0;
 
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}
+
 export class JsonFileSettingsStore implements SettingsStore {
   readonly file: string;
   // Saves are serialised so two quick edits cannot interleave their renames.
@@ -180,6 +189,8 @@ export class JsonFileSettingsStore implements SettingsStore {
     } catch (error) {
       throw new Error(`${this.file} is not valid JSON (${(error as Error).message}). ${NOT_RESET}`);
     }
+    // electron-store leaves `{}` when nothing was saved; that is "nothing stored", as in the app.
+    if (isEmptyObject(raw)) return DEFAULT_PROVIDER_SETTINGS;
     return parseSettings(raw, this.file);
   }
 

@@ -16,6 +16,7 @@ import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
 import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
+import type { ToolImage } from '../../shared/tool-types';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
@@ -47,6 +48,7 @@ export interface ToolRunResult {
   readonly outcome: 'ok' | 'error' | 'threw' | 'timeout' | 'cancelled';
   /** The tool's word that the output may carry outside content (see ToolReturn). */
   readonly outsideContent?: string;
+  readonly images?: readonly ToolImage[];
 }
 
 export interface ToolRegistryOptions {
@@ -61,6 +63,11 @@ export interface ToolRegistry {
   add(tool: AnyTool): void;
   remove(name: string): boolean;
   definitions(): ToolDefinition[];
+  /**
+   * Compiles a tool's parameter schema with the registry's validator: null when it compiles,
+   * else why not (an MCP server's schema is checked before its tool is added).
+   */
+  schemaProblem(tool: AnyTool): string | null;
   /** Looks up, parses, coerces and validates; never throws. */
   prepare(name: string, rawArguments: string): PreparedCall;
   /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
@@ -78,8 +85,26 @@ export function createToolRegistry(
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
+  // clash with nor be referenced by another's (MCP servers choose their own ids).
+  const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
   addFormats(ajv);
+  const ownRefs = new Set(Object.keys(ajv.refs));
+  /**
+   * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
+   * otherwise keep every schema it compiled, and an MCP server relisting its tools would grow our
+   * memory without end. The root "$id" is left out of what ajv keys it by, so forgetting it can
+   * never drop a schema ajv itself holds (a tool could name its schema like the meta-schema).
+   */
+  const compile = (schema: Record<string, unknown>): ValidateFunction => {
+    const { $id: _id, ...key } = schema;
+    try {
+      return ajv.compile(key);
+    } finally {
+      ajv.removeSchema(key);
+      for (const ref of Object.keys(ajv.refs)) if (!ownRefs.has(ref)) delete ajv.refs[ref];
+    }
+  };
   const byName = new Map<string, AnyTool>();
   // The plain schema is computed once per tool: definitions() is sent on every model turn.
   const schemas = new Map<string, Record<string, unknown>>();
@@ -96,7 +121,7 @@ export function createToolRegistry(
   const validatorFor = (tool: AnyTool): ValidateFunction => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      validate = ajv.compile(schemaOf(tool));
+      validate = compile(schemaOf(tool));
       validators.set(tool.name, validate);
     }
     return validate;
@@ -112,6 +137,14 @@ export function createToolRegistry(
       schemas.delete(name);
       validators.delete(name);
       return byName.delete(name);
+    },
+    schemaProblem(tool) {
+      try {
+        compile(plainSchema(tool.parameters));
+        return null;
+      } catch (error) {
+        return messageOf(error);
+      }
     },
     definitions: () =>
       [...byName.values()].map((tool) => ({
@@ -211,11 +244,13 @@ export function createToolRegistry(
           const text = typeof value === 'string' ? value : value.output;
           const isError = typeof value !== 'string' && value.isError === true;
           const outside = typeof value === 'string' ? undefined : value.outsideContent;
+          const images = typeof value === 'string' ? undefined : value.images;
           return {
             ok: !isError,
             output: boundOutput(text, maxOutputChars),
             outcome: isError ? 'error' : 'ok',
             ...(outside !== undefined ? { outsideContent: outside } : {}),
+            ...(images && images.length > 0 ? { images } : {}),
           };
         }
         case 'threw':

@@ -2,7 +2,13 @@
 // Built-in tools declare their schema with TypeBox so `execute` gets typed arguments; MCP tools
 // arrive as plain JSON Schema and go through the same registry and validation.
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { CommandVerdict, RunBasis, ToolEffect, ToolPreview } from '../../shared/tool-types';
+import type {
+  CommandVerdict,
+  RunBasis,
+  ToolEffect,
+  ToolImage,
+  ToolPreview,
+} from '../../shared/tool-types';
 
 export type { RunBasis };
 
@@ -28,6 +34,11 @@ export interface ToolServices {
   readonly allowPrivateNetwork?: boolean;
   /** shell: whether the sandbox lets commands reach the network. */
   readonly allowShellNetwork?: boolean;
+  /**
+   * Real paths of Tandem's own data folders. No tool reads, lists or changes anything in them,
+   * and a command's sandbox hides them, wherever they are (issue 11 item 5).
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 /**
@@ -64,6 +75,24 @@ export interface ToolReturn {
    * session counts as tainted from then on, as after a fetch.
    */
   readonly outsideContent?: string;
+  /** Images for the trace (the model gets `output`, which describes them). */
+  readonly images?: readonly ToolImage[];
+}
+
+/**
+ * Where an MCP tool comes from, for the policy: which server, whether the person trusts its
+ * annotations, and whether it runs inside the sandbox.
+ */
+export interface McpOrigin {
+  readonly server: string;
+  /** The server's own name for the tool. */
+  readonly tool: string;
+  readonly trusted: boolean;
+  readonly sandboxed: boolean;
+  /** The annotations as words for reasons ("read-only, closed world"). */
+  readonly annotations: string;
+  /** The server marks the tool destructive (only ever raises the bar). */
+  readonly destructive: boolean;
 }
 
 export interface Tool<S extends TSchema = TSchema> {
@@ -74,6 +103,8 @@ export interface Tool<S extends TSchema = TSchema> {
   readonly effect: ToolEffect;
   /** Per-call time limit; the registry's default applies when absent. */
   readonly timeoutMs?: number;
+  /** Set for a tool an MCP server provides. */
+  readonly mcp?: McpOrigin;
   /** What the call touches, for the policy. Absent means `{ kind: 'none' }`. */
   target?(args: Static<S>, ctx: ToolContext): ToolTarget;
   /** What the person must see before approving: the diff, the command, the URL. */

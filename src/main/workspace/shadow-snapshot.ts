@@ -26,6 +26,12 @@ export interface ShadowSnapshotOptions {
   readonly maxBytes?: number;
   /** Cap on the number of files after .gitignore (default 50,000). */
   readonly maxFiles?: number;
+  /**
+   * Real paths never snapshotted: Tandem's own data folders, should one lie inside the project.
+   * Tandem writes there during a command (the transcript, this very repository), and a revert
+   * must never put its own files back.
+   */
+  readonly exclude?: readonly string[];
 }
 
 export type SnapshotResult =
@@ -162,6 +168,9 @@ export class ShadowSnapshot {
       '--cached',
       '--others',
       '--exclude-standard',
+      '--',
+      '.',
+      ...this.excluded(),
     ]);
     const paths = [...new Set(listed.stdout.toString('utf8').split('\0').filter(Boolean))];
     let bytes = 0;
@@ -176,11 +185,21 @@ export class ShadowSnapshot {
   }
 
   private async commitWorkTree(message: string): Promise<string> {
-    await shadowGit(this.git, ['add', '--all', '--ignore-errors', '--', '.']);
+    await shadowGit(this.git, ['add', '--all', '--ignore-errors', '--', '.', ...this.excluded()]);
     const tree = (await shadowGit(this.git, ['write-tree'])).stdout.toString('utf8').trim();
     return (await shadowGit(this.git, ['commit-tree', tree, '-m', message])).stdout
       .toString('utf8')
       .trim();
+  }
+
+  /** Exclude pathspecs (taken literally) for the excluded folders inside the project. */
+  private excluded(): string[] {
+    const root = this.options.folder.endsWith('/')
+      ? this.options.folder
+      : `${this.options.folder}/`;
+    return (this.options.exclude ?? [])
+      .filter((dir) => dir.startsWith(root))
+      .map((dir) => `:(exclude,literal)${dir.slice(root.length)}`);
   }
 
   private async resolveRef(ref: string): Promise<string | undefined> {

@@ -3,7 +3,8 @@
 // and proves, from the open descriptor, that it is what was judged before reading or writing
 // (fd-verify.ts). A folder swapped for a symlink between the two gets a refusal, never the file
 // behind the symlink. Tandem's own data folder (journal blobs) is not reachable by the agent and
-// keeps the plain atomic-write.ts.
+// keeps the plain atomic-write.ts. The scan worker (search, find_files, big read_file windows)
+// reads through the synchronous twin, verified-dir-sync.ts.
 //
 // API — `root` is the project's real path; `path` is a real path inside it (the guard's `path`,
 // absolute, or relative to root), with no symlinks in it. A path that is not its own real path is

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
+import { McpProjectDialog } from './components/mcp-project-dialog';
 import { SessionView } from './components/session-view';
 import { SettingsView } from './components/settings-view';
 import { WelcomeView } from './components/welcome-view';
 import { useAppStore } from './stores/app-store';
+import { useMcpStore } from './stores/mcp-store';
 import { useSessionStore } from './stores/session-store';
 
 export function App(): React.JSX.Element {
@@ -20,12 +22,27 @@ export function App(): React.JSX.Element {
           const current = useAppStore.getState().workspace;
           if (current?.folder !== event.workspace?.folder) useSessionStore.getState().reset();
           useAppStore.getState().setWorkspace(event.workspace);
+          void useMcpStore.getState().load();
           return;
         }
+        case 'mcp-changed':
+          void useMcpStore.getState().load();
+          return;
       }
     });
   }, []);
 
-  if (settingsOpen) return <SettingsView workspace={workspace} />;
-  return workspace ? <SessionView workspace={workspace} /> : <WelcomeView />;
+  const view = settingsOpen ? (
+    <SettingsView workspace={workspace} />
+  ) : workspace ? (
+    <SessionView workspace={workspace} />
+  ) : (
+    <WelcomeView />
+  );
+  return (
+    <>
+      {view}
+      {workspace && <McpProjectDialog />}
+    </>
+  );
 }

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useAppStore } from '../stores/app-store';
 import { useSettingsStore } from '../stores/settings-store';
 import { LogoMark } from './logo-mark';
+import { McpSection } from './mcp-section';
 import { PermissionsSection } from './permissions-section';
 import { ProviderSection } from './provider-section';
 
@@ -52,6 +53,7 @@ export function SettingsView({
             </p>
           </section>
         )}
+        <McpSection hasProject={workspace !== null} />
       </main>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { WorkspaceInfo } from '../../../shared/api';
 import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
+import { McpStatusItem } from './mcp-status-item';
 import { StatusModeSwitch } from './status-mode-switch';
 import { ContextFigure, UsageFigure } from './status-usage';
 
@@ -27,6 +28,7 @@ export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JS
       <span title={sandbox?.description} className={sandbox?.available ? '' : 'warn-text'}>
         {sandbox?.available ? `Sandbox: ${sandbox.kind}` : 'Commands are not sandboxed'}
       </span>
+      <McpStatusItem />
       <span className="spacer" />
       <ContextFigure context={context} />
       <span className="sep" />

@@ -3,12 +3,14 @@
 // control or bidi characters); the live terminal of a shell call is xterm.js's job.
 import { memo, useState } from 'react';
 import { safeJsonStringify } from '../../../shared/safe-json';
+import type { SecretMark } from '../../../shared/tool-types';
 import { visibleText } from '../../../shared/visible-text';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
 import { canRevert, splitChangeSummary } from '../stores/tool-changes';
 import { diffLineClass } from './approval-preview';
 import { TerminalSlot } from './terminal-slot';
+import { ToolImages } from './tool-images';
 import { VisibleText } from './visible-text';
 
 type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
@@ -28,11 +30,14 @@ export const ToolCallCard = memo(function ToolCallCard({
   tool: ToolItem;
 }): React.JSX.Element {
   const [open, setOpen] = useState(false);
+  const [revealed, setRevealed] = useState(false);
   const isShell = tool.name === 'shell';
-  const split = tool.result !== undefined ? splitChangeSummary(tool.result) : null;
+  // Secrets are masked in what the agent was given; the person may show them here, locally.
+  const result = revealed && tool.unmasked !== undefined ? tool.unmasked : tool.result;
+  const split = result !== undefined ? splitChangeSummary(result) : null;
   const showTerminal =
     isShell && tool.status !== 'refused' && (tool.status === 'running' || tool.outputTotal > 0);
-  const plain = isShell ? (split?.text ?? '') : (tool.result ?? tool.output);
+  const plain = isShell ? (split?.text ?? '') : (result ?? tool.output);
 
   return (
     <article
@@ -56,6 +61,14 @@ export const ToolCallCard = memo(function ToolCallCard({
           <span className="muted">{formatDuration(tool.durationMs)}</span>
         )}
       </button>
+      {tool.secrets && tool.secrets.length > 0 && (
+        <SecretNotice
+          secrets={tool.secrets}
+          revealed={revealed}
+          canReveal={tool.unmasked !== undefined}
+          onToggle={() => setRevealed(!revealed)}
+        />
+      )}
       {tool.provenance && (
         <p className="provenance">
           Ran because: <VisibleText text={tool.provenance} layout="inline" />
@@ -91,11 +104,36 @@ export const ToolCallCard = memo(function ToolCallCard({
           </pre>
         )
       )}
+      <ToolImages images={tool.images} />
       {split?.changes && <ChangeSummary text={split.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.id} />}
     </article>
   );
 });
+
+/** Which secrets the agent did not see, and the person's switch to show them here. */
+function SecretNotice(props: {
+  secrets: readonly SecretMark[];
+  revealed: boolean;
+  canReveal: boolean;
+  onToggle: () => void;
+}): React.JSX.Element {
+  const kinds = [...new Set(props.secrets.map((s) => s.kind))].join(', ');
+  const count = props.secrets.length;
+  return (
+    <p className="secret-notice">
+      <span>
+        {count === 1 ? 'A secret was' : `${count} secrets were`} masked for the agent:{' '}
+        <VisibleText text={kinds} layout="inline" />.
+      </span>
+      {props.canReveal && (
+        <button type="button" className="link-button" onClick={props.onToggle}>
+          {props.revealed ? 'Hide them' : 'Show them here'}
+        </button>
+      )}
+    </p>
+  );
+}
 
 /** "Changes on disk …: N files changed" and the files at once; the diffs on request. */
 function ChangeSummary({ text }: { text: string }): React.JSX.Element {

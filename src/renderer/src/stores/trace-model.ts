@@ -1,6 +1,13 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
 import type { ApprovalRequestFields, ApprovalResolvedBy, RunEvent } from '../../../shared/events';
-import type { ApprovalAnswer, ToolEffect, Usage, UsageTotals } from '../../../shared/tool-types';
+import type {
+  ApprovalAnswer,
+  SecretMark,
+  ToolEffect,
+  ToolImage,
+  Usage,
+  UsageTotals,
+} from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
 
@@ -27,10 +34,15 @@ export type TraceItem =
       readonly output: string;
       /** Characters ever streamed, so a terminal knows what it has not written yet. */
       readonly outputTotal: number;
-      /** What the model was given, once finished. */
+      /** What the model was given, once finished (secrets masked). */
       readonly result?: string;
+      /** Secrets masked in `result`, and the result as the tool gave it, for the person only. */
+      readonly secrets?: readonly SecretMark[];
+      readonly unmasked?: string;
       readonly durationMs?: number;
       readonly provenance?: string;
+      /** Images the tool returned (an MCP tool's), drawn in its card. */
+      readonly images?: readonly ToolImage[];
     }
   | (ApprovalRequestFields & {
       readonly kind: 'approval';

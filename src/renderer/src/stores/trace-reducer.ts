@@ -92,7 +92,10 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
         status: tool.status === 'refused' ? 'refused' : event.ok ? 'done' : 'failed',
         result: event.output,
         durationMs: event.durationMs,
+        ...(event.secrets !== undefined ? { secrets: event.secrets } : {}),
+        ...(event.unmasked !== undefined ? { unmasked: event.unmasked } : {}),
         ...(event.provenance !== undefined ? { provenance: event.provenance } : {}),
+        ...(event.images !== undefined ? { images: event.images } : {}),
       }));
     case 'usage':
       return {
