@@ -160,6 +160,15 @@ export class ScriptedRunController implements RunController {
       });
     }
     this.emit({
+      type: 'context-use',
+      runId,
+      tokens: 1180,
+      windowTokens: 128_000,
+      answerTokens: 16_384,
+      windowSource: 'table',
+      counter: 'o200k_base',
+    });
+    this.emit({
       type: 'usage',
       runId,
       usage: { promptTokens: 1200, completionTokens: 80, totalTokens: 1280 },
