@@ -95,7 +95,7 @@ describe('tandem run --api-key-env', () => {
     expect(JSON.stringify(server.chatBodies())).not.toContain(KEY);
     expect(stdout).toContain('HARMLESS_MARKER=still-here');
     expect(stdout).not.toContain(KEY);
-    // Nothing Tandem wrote in its data folder (transcript, journal, shadow repository) has it.
+    // Nothing Tandem wrote in its data folder (transcript, journal, copies, index) has it.
     for (const file of await filesUnder(dataDir)) {
       expect(await readFile(file, 'latin1'), file).not.toContain(KEY);
     }

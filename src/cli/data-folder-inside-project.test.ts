@@ -147,7 +147,7 @@ describe("Tandem's data folder inside the project", () => {
     expect(code).toBe('done');
     expect(answers[0]).toContain('end');
     expect(answers[0]).not.toContain(MARKER);
-    // The command's snapshot leaves Tandem's own files out: its transcript and shadow repository
+    // The change tracker leaves Tandem's own files out: its transcript and journal
     // changed while the command ran, and reverting the command must never put them back.
     expect(answers[0]).not.toMatch(/Changes on disk[^\n]*\n[^]*\.tandem-data\//);
     expect(answers[1]).not.toContain(MARKER);

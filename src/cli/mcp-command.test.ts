@@ -7,6 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../test-support/agent-harness';
 import { EVERYTHING_ENTRY, fixture } from '../test-support/mcp-servers';
 import { startScriptedOpenAIServer } from '../test-support/scripted-openai-server';
+import {
+  DEFAULT_PERMISSIONS,
+  JsonFilePermissionsStore,
+} from '../main/permissions/project-permissions-store';
 import type { CliIo } from './cli-io';
 import { main } from './index';
 
@@ -95,6 +99,28 @@ describe('tandem mcp list', () => {
     const accepted = memoryIo(folder);
     expect(await main(['mcp', 'accept', '--data-dir', dataDir, '--yes'], accepted.io)).toBe(0);
     expect(accepted.stdout()).toMatch(/Accepted\.\n$/);
+
+    // A rule for "broken" as it was; then the file puts another program under that name.
+    const permissions = new JsonFilePermissionsStore(dataDir);
+    await permissions.save(folder, {
+      ...DEFAULT_PERMISSIONS,
+      rules: [
+        {
+          rule: { kind: 'mcp-server', server: 'broken', definition: 'c'.repeat(64) },
+          createdAt: 1,
+        },
+      ],
+    });
+    await writeFile(
+      join(folder, '.mcp.json'),
+      JSON.stringify({ mcpServers: { broken: { command: 'node', args: [script, 'x'] } } }),
+    );
+    const changed = memoryIo(folder);
+    expect(await main(['mcp', 'accept', '--data-dir', dataDir, '--yes'], changed.io)).toBe(0);
+    expect(changed.stdout()).toContain(
+      '1 rule for broken will be removed because its definition (command, arguments, environment, working folder, URL or headers) is not the one it was given for',
+    );
+    expect((await permissions.load(folder)).rules).toEqual([]);
 
     const after = memoryIo(folder);
     expect(await main(['mcp', 'list', '--data-dir', dataDir, '--wait-ms', '5000'], after.io)).toBe(

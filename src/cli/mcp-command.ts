@@ -7,7 +7,10 @@ import { parseArgs } from 'node:util';
 import type { McpOverview, McpServerInfo, ProjectMcpStatus } from '../shared/mcp-types';
 import { McpHost } from '../main/mcp/mcp-host';
 import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
+import { projectServersRunning } from '../main/mcp/mcp-server-list';
 import { readProjectMcpFile, withAcceptedHash } from '../main/mcp/project-mcp-file';
+import { describeStaleRules, staleServerRules } from '../main/mcp/stale-server-rules';
+import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
@@ -96,7 +99,7 @@ async function runMcp(argv: readonly string[], io: CliIo): Promise<number> {
   const folder = checkedProjectFolder(resolve(io.cwd, values.folder ?? '.'), dataDir, io);
   const store = new JsonFileMcpSettingsStore(dataDir);
   const style = styleFor(io.stdout, io.env, values['no-color']);
-  if (sub === 'accept') return accept(folder, store, values.yes, io, style);
+  if (sub === 'accept') return accept(folder, dataDir, store, values.yes, io, style);
 
   const cli = await readCliMcpServers(values, io.cwd);
   const errors = styleFor(io.stderr, io.env, values['no-color']);
@@ -204,6 +207,7 @@ function describeProject(project: ProjectMcpStatus, folder: string, style: CliSt
 
 async function accept(
   folder: string,
+  dataDir: string,
   store: JsonFileMcpSettingsStore,
   yes: boolean,
   io: CliIo,
@@ -231,6 +235,13 @@ async function accept(
       io.stdout.write(`    headers: ${server.headerNames.map(text.line).join(', ')}\n`);
   }
   for (const problem of status.problems) io.stdout.write(`  note: ${text.line(problem)}\n`);
+  // Rules given for another definition of a server's name go with this acceptance (said first).
+  const permissions = new JsonFilePermissionsStore(dataDir);
+  const servers = await projectServersRunning(store, file.servers);
+  const stale = staleServerRules(servers, (await permissions.load(folder)).rules);
+  for (const line of describeStaleRules(stale.stale)) {
+    io.stdout.write(`  ${paint.yellow(text.line(line))}.\n`);
+  }
   if (!yes) {
     if (!io.stdinIsTTY) {
       throw new CliFailure(
@@ -248,6 +259,10 @@ async function accept(
   }
   // Saved for the content shown; a change after this asks again.
   await store.saveProject(folder, withAcceptedHash(settings, status.hash));
+  const stored = await permissions.load(folder);
+  const kept = stored.rules.filter(stale.keepRule);
+  if (kept.length !== stored.rules.length)
+    await permissions.save(folder, { ...stored, rules: kept });
   io.stdout.write('Accepted.\n');
   return EXIT.ok;
 }

@@ -152,6 +152,13 @@ async function runTask(
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
+  // Another Tandem process owns the project: say who, once, before the run (through the terminal
+  // sanitiser, like every text Tandem did not write itself).
+  if (workspace.readOnly) {
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} ${style.text.line(workspace.readOnly)}\n`,
+    );
+  }
   const problems = workspace.loadProblems();
   if (problems.length > 0) {
     // File names and reasons can carry anything a damaged file held: shown, never acted on.

@@ -1,6 +1,6 @@
 // `tandem sessions` and `tandem undo` on real runs: files written by tools and by a command in
 // the sandbox, listed, then put back from the journal, call by call and run by run.
-import { access, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import {
   type ScriptedServer,
   type ScriptedTurn,
 } from '../test-support/scripted-openai-server';
+import { projectDataDir } from '../main/store/data-dir';
+import { acquireProjectLock } from '../main/workspace/project-lock';
 import type { CliIo } from './cli-io';
 import { main } from './index';
 
@@ -162,6 +164,35 @@ describe('tandem sessions and tandem undo', () => {
       message: expect.stringContaining('a.txt'),
     });
     expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('changes nothing while another Tandem process owns the project, and says who', async () => {
+    await runTask(
+      [
+        {
+          toolCalls: [
+            { id: 'call_1', name: 'write_file', arguments: { path: 'a.txt', content: 'agent\n' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      'edit a',
+    );
+    const [session] = await sessions();
+    // As the window holds it while the project is open (the lock is per project data folder).
+    const lock = await acquireProjectLock(projectDataDir(dataDir, await realpath(folder)));
+    expect(lock.kind).toBe('owner');
+    try {
+      const held = await cli('undo', '--session', session!.id, '--call', 'call_1');
+      expect(held.code).toBe(1);
+      expect(held.err).toMatch(/^✗ This project is open in .*This one is read-only/);
+      expect(await readFile(join(folder, 'a.txt'), 'utf8')).toBe('agent\n');
+    } finally {
+      if (lock.kind === 'owner') await lock.release();
+    }
+    // Once it is closed, the same undo goes through.
+    const freed = await cli('undo', '--session', session!.id, '--call', 'call_1');
+    expect(freed).toMatchObject({ code: 0, out: '✓ Reverted: restored a.txt\n' });
   });
 
   it('keeps runs of a continued session apart', async () => {

@@ -15,8 +15,9 @@ export const UNDO_USAGE = `Usage: tandem undo --session ID [--call ID | --run ID
 
 Reverts the file changes of one call, or of every call of a run (newest first), from the undo
 journal Tandem keeps for each project (never your own .git). A file that changed since the call
-wrote it is not overwritten: the undo stops and says which file. Without --call or --run, lists
-the runs and calls of the session whose changes can still be undone.
+wrote it is not overwritten: the undo stops and says which file. While another Tandem process
+(the window, a tandem run) has the project open, nothing is changed: it says which. Without
+--call or --run, lists the runs and calls of the session whose changes can still be undone.
 
 Options:
   --session ID     the session (see "tandem sessions")
@@ -65,23 +66,28 @@ export const undoCommand: CliCommand = {
       } catch (error) {
         throw new CliFailure((error as Error).message, EXIT.setup);
       }
-      if (call !== undefined) {
-        return outcome(
-          revertCallOutcome(await undo.revertCall(call), parsed.flags.folder),
-          parsed.flags,
-          io,
-          style,
-        );
+      try {
+        if (call !== undefined) {
+          return outcome(
+            revertCallOutcome(await undo.revertCall(call), parsed.flags.folder),
+            parsed.flags,
+            io,
+            style,
+          );
+        }
+        if (run !== undefined) {
+          return outcome(
+            revertRunOutcome(await undo.revertRun(run), parsed.flags.folder),
+            parsed.flags,
+            io,
+            style,
+          );
+        }
+        return list(undo, parsed.flags, session, io, style);
+      } finally {
+        // The project lock goes with the journal: the window may open the project next.
+        await undo.close();
       }
-      if (run !== undefined) {
-        return outcome(
-          revertRunOutcome(await undo.revertRun(run), parsed.flags.folder),
-          parsed.flags,
-          io,
-          style,
-        );
-      }
-      return list(undo, parsed.flags, session, io, style);
     } catch (error) {
       if (!(error instanceof CliFailure)) throw error;
       io.stderr.write(`${style.paint.red('tandem undo:')} ${style.text.line(error.message)}\n`);

@@ -1,5 +1,6 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
+import type { ChangeReport } from './change-report';
 import type {
   ApprovalAnswer,
   Decision,
@@ -96,6 +97,8 @@ export type RunEvent =
       readonly durationMs: number;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
+      /** What a command changed on disk, as data: the window draws the card from this. */
+      readonly changes?: ChangeReport;
       /**
        * Set when this call brought outside content into the conversation ("after reading
        * https://…", "after running `curl …` with network on"): the session is tainted from here

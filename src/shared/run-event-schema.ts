@@ -1,6 +1,7 @@
 // The RunEvent union as a schema, for events read back from disk (a transcript line may be torn,
 // hand-edited or written by a buggy build): one that does not fit is skipped, never trusted.
 import { z } from 'zod';
+import { changeReportSchema } from './change-report-schema';
 import type { RunEvent } from './events';
 import { approvalAnswerSchema } from './ipc-schemas';
 import {
@@ -130,6 +131,7 @@ const eventSchema = z.discriminatedUnion('type', [
     output: z.string(),
     durationMs: z.number(),
     provenance: z.string().optional(),
+    changes: changeReportSchema.optional(),
     taintedBy: z.string().optional(),
     secrets: z.array(z.object({ kind: z.string(), chars: z.number() })).optional(),
     unmasked: z.string().optional(),

@@ -13,7 +13,7 @@ import { restoredCompaction } from './context';
 import type { ChatProvider } from './provider';
 import { DEFAULT_MAX_STEPS, runLoop } from './runner';
 import { createSessionContext, type PromptSource } from './session-context';
-import { Session } from './session';
+import { Session, type InterruptedAnswer } from './session';
 import { taintFromEvents } from './tool-calls';
 import { compactOnRequest, type CompactResult } from './compact-on-request';
 
@@ -35,6 +35,8 @@ export interface AgentOptions {
   readonly sessionId?: string;
   /** Replaces the built system prompt (tests, embedders). */
   readonly systemPrompt?: string;
+  /** What a call a crash left unanswered really did (from the journal), for a reopened session. */
+  readonly interruptedCall?: (callId: string) => InterruptedAnswer | undefined;
   /**
    * Awaited at the start of each run, before the first model request: e.g. a bounded wait for
    * MCP servers still starting, so their tools are offered from the first turn.
@@ -77,7 +79,7 @@ export interface Agent {
 export function createAgent(options: AgentOptions): Agent {
   const folder = realFolder(options.folder);
   const session = options.sessionId
-    ? Session.open(options.dataDir, folder, options.sessionId)
+    ? Session.open(options.dataDir, folder, options.sessionId, options.interruptedCall)
     : Session.create(options.dataDir, folder, {
         model: options.provider.model,
         baseUrl: options.provider.baseUrl,

@@ -221,6 +221,7 @@ describe('MCP "reads"', () => {
           sandboxed: true,
           annotations: 'read-only',
           destructive: false,
+          definition: '0'.repeat(64),
         },
         execute: async () => {
           log.push(`${name}:start`);

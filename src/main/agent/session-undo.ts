@@ -1,15 +1,15 @@
 // Undo for a session that is not open: the same journal, keys and revert calls as the window's
 // buttons (WorkspaceAgent.revertCall / revertRun behind src/main/ipc), with the session's runs and
-// calls read from its transcript. No model and no agent are needed to put files back.
+// calls read from its transcript. No model and no agent are needed to put files back. The journal
+// is opened as every process opens it (project-journal.ts): under the project's owner lock, so
+// while another Tandem process has the project open this one changes nothing and says who holds
+// it; as owner, what a crash interrupted is settled first (the change tracker's preparation).
 import { existsSync, readFileSync } from 'node:fs';
 import { transcriptPath } from '../store/transcript';
-import {
-  openFileJournal,
-  type RevertResult,
-  type RevertTurnResult,
-} from '../workspace/file-journal';
+import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
+import { openProjectJournal } from '../workspace/project-journal';
 import { summarizeTranscript, type SessionRun } from './session-summaries';
-import { journalDir, journalKey } from './workspace-agent';
+import { journalKey } from './workspace-agent';
 
 export interface UndoableCall {
   readonly callId: string;
@@ -30,6 +30,10 @@ export interface SessionUndo {
   undoable(): UndoableRun[];
   revertCall(callId: string): Promise<RevertResult>;
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** Set when another Tandem process owns the project: why nothing can be undone from here. */
+  readonly readOnly: string | undefined;
+  /** Releases the journal and the project lock. */
+  close(): Promise<void>;
 }
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -44,12 +48,21 @@ export async function openSessionUndo(
   const file = transcriptPath(dataDir, realFolder, sessionId);
   if (!existsSync(file)) throw new Error(`no session ${sessionId} for ${realFolder}`);
   const { runs } = summarizeTranscript(sessionId, readFileSync(file, 'utf8'));
-  const journal = await openFileJournal(journalDir(dataDir, realFolder), realFolder);
+  const project = await openProjectJournal({ folder: realFolder, dataDir });
+  const { journal, readOnly } = project;
+  try {
+    if (!readOnly) await project.tracker.prepare();
+  } catch (error) {
+    await project.release();
+    throw error;
+  }
   const key = (callId: string): string => journalKey(sessionId, callId);
   const runOf = (callId: string): SessionRun | undefined =>
     runs.find((run) => run.calls.some((call) => call.callId === callId));
 
   return {
+    readOnly,
+    close: () => project.release(),
     undoable() {
       return runs
         .map((run) => ({

@@ -2,10 +2,18 @@
 // reopened session loads its messages from the file and continues appending to it.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import type { ChangeReport } from '../../shared/change-report';
 import type { RunEvent } from '../../shared/events';
 import { readTranscript, sessionsDir, transcriptPath, TranscriptWriter } from '../store/transcript';
 import { chatMessageSchema, type ChatMessage } from './chat-message';
 import { RecordedOutputCap } from './recorded-output-cap';
+
+/** What a call that a crash left without an answer really did (found on disk on reopen). */
+export interface InterruptedAnswer {
+  readonly ok: boolean;
+  readonly output: string;
+  readonly changes?: ChangeReport;
+}
 
 export class Session {
   private readonly outputCap = new RecordedOutputCap();
@@ -29,23 +37,30 @@ export class Session {
     return new Session(id, file, [], writer, []);
   }
 
-  static open(dataDir: string, folder: string, id: string): Session {
+  static open(
+    dataDir: string,
+    folder: string,
+    id: string,
+    interrupted: (callId: string) => InterruptedAnswer | undefined = () => undefined,
+  ): Session {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new Error(`"${id}" is not a session id`);
     const file = transcriptPath(dataDir, folder, id);
     if (!existsSync(file)) throw new Error(`no session ${id} for ${folder}`);
     const loaded = readTranscript(file, chatMessageSchema);
     const writer = new TranscriptWriter(file);
     const problems = [...loaded.problems];
-    const history = repairHistory(loaded.messages, loaded.events, (problem) =>
-      problems.push(problem),
-    );
+    // A call a crash cut off gets the answer found on disk, recorded like any result.
+    const found = answersForInterrupted(loaded.events, interrupted);
+    const events = [...loaded.events, ...found];
+    const history = repairHistory(loaded.messages, events, (problem) => problems.push(problem));
     writer.appendMeta({
       type: 'session-reopened',
       sessionId: id,
       skippedLines: loaded.skippedLines,
       ...(problems.length ? { problems } : {}),
     });
-    return new Session(id, file, history, writer, loaded.events, problems);
+    for (const event of found) writer.appendEvent(event);
+    return new Session(id, file, history, writer, events, problems);
   }
 
   get messages(): readonly ChatMessage[] {
@@ -82,6 +97,31 @@ export function listSessionIds(dataDir: string, folder: string): string[] {
 function newSessionId(): string {
   const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
   return `${stamp}-${randomUUID().slice(0, 8)}`;
+}
+
+function answersForInterrupted(
+  events: readonly RunEvent[],
+  interrupted: (callId: string) => InterruptedAnswer | undefined,
+): RunEvent[] {
+  const answered = new Set<string>();
+  for (const event of events) if (event.type === 'tool-result') answered.add(event.callId);
+  const answers: RunEvent[] = [];
+  for (const event of events) {
+    if (event.type !== 'tool-call-started' || answered.has(event.callId)) continue;
+    const answer = interrupted(event.callId);
+    if (!answer) continue;
+    answered.add(event.callId);
+    answers.push({
+      type: 'tool-result',
+      runId: event.runId,
+      callId: event.callId,
+      ok: answer.ok,
+      output: answer.output,
+      durationMs: 0,
+      ...(answer.changes ? { changes: answer.changes } : {}),
+    });
+  }
+  return answers;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
+import type { ChangeReport } from '../../shared/change-report';
 import type { RunEvent } from '../../shared/events';
 import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
@@ -141,6 +142,7 @@ async function answerOne(
     output: string,
     provenance?: string,
     taintedBy?: string,
+    changes?: ChangeReport,
     images?: readonly ToolImage[],
   ): ToolMessage => {
     // The one place tool output becomes what the model reads: secret shapes are masked here, for
@@ -155,6 +157,7 @@ async function answerOne(
       durationMs: Date.now() - started,
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
+      ...(changes !== undefined ? { changes } : {}),
       ...(images && images.length > 0 ? { images } : {}),
       ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
@@ -197,7 +200,14 @@ async function answerOne(
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(result.ok, result.output, verdict.provenance, tainting, result.images);
+  return answer(
+    result.ok,
+    result.output,
+    verdict.provenance,
+    tainting,
+    result.changes,
+    result.images,
+  );
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

@@ -1,21 +1,23 @@
 // The composition the window and the CLI share: one project folder, its session, the built-in
-// tools with the undo journal and command snapshots, a permission gate, and a provider.
-import { join } from 'node:path';
+// tools with the undo journal and change tracking, a permission gate, and a provider. Change
+// tracking is prepared as the session opens (in parallel with the first model request), and a
+// process that finds the project owned by another one runs read-only and says who holds it.
 import type { RunEvent } from '../../shared/events';
 import type { ModelPrices } from '../../shared/model-settings';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { projectDataDir, realDataFolder } from '../store/data-dir';
+import { realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
+import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
 import {
-  openFileJournal,
-  type RevertResult,
-  type RevertTurnResult,
-} from '../workspace/file-journal';
-import { ShadowSnapshot } from '../workspace/shadow-snapshot';
+  openProjectJournal,
+  type ProjectJournal,
+  type ProjectJournalOptions,
+} from '../workspace/project-journal';
 import { createAgent, type Agent } from './agent';
+import { describeInterrupted } from './interrupted-calls';
 import type { McpToolSource } from '../mcp/mcp-host';
 import type { ChatProvider } from './provider';
 
@@ -46,6 +48,8 @@ export interface WorkspaceAgentOptions {
   readonly prices?: ModelPrices;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
+  /** Lock and tracker settings (tests, the bench). */
+  readonly project?: Pick<ProjectJournalOptions, 'lock' | 'tracker'>;
   /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
   readonly mcp?: McpToolSource;
   /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
@@ -61,18 +65,17 @@ export interface WorkspaceAgent {
   revertCall(callId: string): Promise<RevertResult>;
   /** Undo every change of one run, newest first. */
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** Set when another Tandem process owns the project: why this one changes nothing. */
+  readonly readOnly: string | undefined;
+  /** Settles when change tracking is ready (it is started at open). */
+  readonly prepared: Promise<void>;
   /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
   loadProblems(): readonly string[];
   close(): Promise<void>;
 }
 
-/** The undo journal of one project: per project, so undo survives restarts and sessions. */
-export function journalDir(dataDir: string, realFolder: string): string {
-  return join(projectDataDir(dataDir, realFolder), 'journal');
-}
-
 /**
- * A call's key in the journal and the shadow refs. Call ids are unique within a session only
+ * A call's key in the journal. Call ids are unique within a session only
  * (providers repeat them across sessions), while the journal is per project.
  */
 export function journalKey(sessionId: string, callId: string): string {
@@ -80,27 +83,42 @@ export function journalKey(sessionId: string, callId: string): string {
 }
 
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
-  const projectDir = projectDataDir(options.dataDir, options.folder);
-  const journal = await openFileJournal(
-    journalDir(options.dataDir, options.folder),
-    options.folder,
-  );
-  const dataFolders = [realDataFolder(options.dataDir)];
-  const snapshots = new ShadowSnapshot({
+  // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
+  const project = await openProjectJournal({
     folder: options.folder,
-    shadowDir: join(projectDir, 'shadow.git'),
-    journal,
-    exclude: dataFolders,
+    dataDir: options.dataDir,
+    ...options.project,
   });
-  const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
+  try {
+    return await compose(options, project);
+  } catch (error) {
+    await project.release();
+    throw error;
+  }
+}
+
+async function compose(
+  options: WorkspaceAgentOptions,
+  project: ProjectJournal,
+): Promise<WorkspaceAgent> {
+  const { journal, tracker, readOnly } = project;
   let sessionId = options.sessionId ?? '';
   const keyOf = (callId: string): string => journalKey(sessionId, callId);
+  // Built now, not on the first command. A reopened session waits for it when a crash interrupted
+  // one of its calls, so what really happened can be told.
+  const prepared = readOnly ? Promise.resolve() : tracker.prepare();
+  const settled = prepared.catch(() => undefined);
+  if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
+    await settled;
+  const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
+  const dataFolders = [realDataFolder(options.dataDir)];
   const services: ToolServices = {
     // No tool and no command touches Tandem's own data, even where it lies inside the project.
     dataFolders,
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
       recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
+      write: (absPath, callId, content) => journal.write(absPath, keyOf(callId), content),
     },
     get allowPrivateNetwork() {
       return network.allowPrivateNetwork;
@@ -118,10 +136,16 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
         ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
-        snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
-        changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
+        snapshotBefore: (callId) => tracker.snapshotBefore(keyOf(callId)),
+        changesSince: (callId) => tracker.changesSince(keyOf(callId)),
       },
     });
+  const gate: PermissionGate = readOnly
+    ? async (request, emit, signal) =>
+        request.tool.effect === 'read'
+          ? options.gate(request, emit, signal)
+          : { kind: 'refuse', message: `Not run: ${readOnly}` }
+    : options.gate;
   const registry = createToolRegistry(tools);
   const detachMcp = options.mcp?.attach(registry);
   const mcp = options.mcp;
@@ -134,7 +158,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
             mcp.whenSettled(options.mcpWaitMs ?? MCP_FIRST_REQUEST_WAIT_MS, signal),
         }
       : {}),
-    gate: options.gate,
+    gate,
     folder: options.folder,
     dataDir: options.dataDir,
     services,
@@ -142,6 +166,7 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     ...(options.contextTokens !== undefined ? { contextTokens: options.contextTokens } : {}),
     ...(options.prices ? { prices: options.prices } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    interruptedCall: (callId) => describeInterrupted(journal, tracker, keyOf(callId)),
   });
 
   sessionId = agent.sessionId;
@@ -161,11 +186,18 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     agent,
     revertCall: (callId) => journal.revert(keyOf(callId)),
     revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
+    readOnly,
+    prepared,
     loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
-      await agent.close();
-      detachMcp?.();
+      try {
+        await agent.close();
+      } finally {
+        detachMcp?.();
+        await settled;
+        await project.release();
+      }
     },
   };
 }

@@ -48,13 +48,17 @@ export function projectServersConfirmation(
   servers: readonly McpProposedServer[],
   sandbox: McpSandboxInfo,
   changed: boolean,
+  /** Rules and grants given for another definition of a server's name, which go (in words). */
+  removals: readonly string[] = [],
 ): ConfirmRequest {
+  const removed =
+    removals.length > 0 ? `\n\n${removals.map((r) => `• ${shown(r)}.`).join('\n')}` : '';
   return {
     title: changed ? "This project's MCP servers changed" : "Use this project's MCP servers?",
     message:
       `Start the MCP servers that "${shown(folderName)}"'s .mcp.json ${changed ? 'now ' : ''}names? ` +
       'A project file can name any program.',
-    detail: `${describeServers(servers, sandbox)}\n\nIf the file changes, Tandem asks again.\n\n${ASKED_HERE}`,
+    detail: `${describeServers(servers, sandbox)}${removed}\n\nIf the file changes, Tandem asks again.\n\n${ASKED_HERE}`,
     confirmLabel: 'Start these servers',
   };
 }

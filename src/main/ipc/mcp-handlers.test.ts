@@ -193,6 +193,45 @@ describe("accepting a project's .mcp.json", () => {
     const text = await readFile(join(folder, '.mcp.json'), 'utf8');
     expect(before.project.hash).toBe(contentHash(text));
   });
+
+  it('a changed server under an allowed name loses the rules and grants given for the old one, and the dialog says so', async () => {
+    await handlers.acceptProjectMcp(contentHash(await readFile(join(folder, '.mcp.json'), 'utf8')));
+    await handlers.allowMcpServer('probe', 'always');
+    await handlers.allowMcpServer('probe', 'session');
+    // An older rule, stored before rules were bound to a definition, and one for another server.
+    const other = { kind: 'mcp-server', server: 'other' } as const;
+    await permissions.save(folder, {
+      ...(await permissions.load(folder)),
+      rules: [
+        ...(await permissions.load(folder)).rules,
+        { rule: { kind: 'tool', tool: 'mcp__probe__wait' }, createdAt: 1 },
+        { rule: other, createdAt: 1 },
+      ],
+    });
+    asked.length = 0;
+
+    // A pull puts another program under the name "probe".
+    const script = fixture('crash-on-start').args[0] ?? '';
+    await writeFile(
+      join(folder, '.mcp.json'),
+      JSON.stringify({ mcpServers: { probe: { command: 'node', args: [script] } } }),
+    );
+    await host.openFolder(folder);
+    const changed = await handlers.getMcpOverview();
+    if (changed.project.kind !== 'pending') throw new Error('expected a pending project file');
+
+    answer = false;
+    await expect(handlers.acceptProjectMcp(changed.project.hash)).rejects.toThrow(/not confirmed/);
+    expect(asked[0]?.detail).toContain(
+      '2 rules and 1 grant for probe will be removed because its definition (command, arguments, environment, working folder, URL or headers) is not the one they were given for',
+    );
+    expect((await permissions.load(folder)).rules).toHaveLength(3);
+
+    answer = true;
+    await handlers.acceptProjectMcp(changed.project.hash);
+    expect((await permissions.load(folder)).rules.map((r) => r.rule)).toEqual([other]);
+    expect(grants.active(folder, 'session-1')).toEqual([]);
+  });
 });
 
 describe('allowing every tool of a server', () => {
@@ -206,14 +245,14 @@ describe('allowing every tool of a server', () => {
     await handlers.allowMcpServer('db', 'always');
     expect(asked[0]?.message).toMatch(/every tool of the MCP server "db" without asking, always/);
     expect((await permissions.load(folder)).rules.map((r) => r.rule)).toEqual([
-      { kind: 'mcp-server', server: 'db' },
+      { kind: 'mcp-server', server: 'db', definition: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
   });
 
   it('"for this session" adds a grant for the session', async () => {
     await handlers.allowMcpServer('web', 'session');
     expect(grants.active(folder, 'session-1').map((g) => g.rule)).toEqual([
-      { kind: 'mcp-server', server: 'web' },
+      { kind: 'mcp-server', server: 'web', definition: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
   });
 

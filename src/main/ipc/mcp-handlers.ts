@@ -8,6 +8,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { wideningsOf } from '../mcp/mcp-choices';
 import { parseMcpConfigText, proposedServer } from '../mcp/mcp-config';
 import type { McpHost } from '../mcp/mcp-host';
+import { describeStaleRules, staleServerRules } from '../mcp/stale-server-rules';
 import { describeServerSandbox } from '../mcp/stdio-launch';
 import type { GrantBook } from '../permissions/grant-book';
 import type { PermissionRule } from '../permissions/permission-rule';
@@ -117,6 +118,12 @@ export function createMcpHandlers(deps: McpHandlerDeps): McpHandlers {
       if (project.hash !== hash) {
         throw new Error('.mcp.json changed after it was shown; review it again before accepting.');
       }
+      const servers = await host.projectServersFor(hash);
+      const stale = staleServerRules(
+        servers,
+        (await deps.permissions.load(workspace.folder)).rules,
+        deps.grants.ofFolder(workspace.folder),
+      );
       const sandbox = describeServerSandbox(await deps.sandboxState(), DEFAULT_MCP_CHOICES);
       await confirmOrThrow(
         projectServersConfirmation(
@@ -124,11 +131,21 @@ export function createMcpHandlers(deps: McpHandlerDeps): McpHandlers {
           project.servers,
           sandbox,
           project.changed,
+          describeStaleRules(stale.stale),
         ),
         'The project’s MCP servers were not confirmed in Tandem’s dialog; none was started.',
       );
       // The host checks the hash against the file once more: what starts is what was shown.
       await host.acceptProject(hash);
+      // The policy already ignores them for the new definition; removing them keeps Settings true.
+      const stored = await deps.permissions.load(workspace.folder);
+      const kept = stored.rules.filter(stale.keepRule);
+      if (kept.length !== stored.rules.length) {
+        await deps.permissions.save(workspace.folder, { ...stored, rules: kept });
+      }
+      for (const grant of deps.grants.ofFolder(workspace.folder)) {
+        if (!stale.keepGrant(grant)) deps.grants.revoke(grant.id);
+      }
       return host.overview();
     },
 
@@ -154,7 +171,10 @@ export function createMcpHandlers(deps: McpHandlerDeps): McpHandlers {
         allowServerConfirmation(name, scope, workspace.name),
         `Allowing every tool of "${name}" was not confirmed in Tandem’s dialog.`,
       );
-      const rule: PermissionRule = { kind: 'mcp-server', server: name };
+      const definition = host.serverDefinitionOf(name);
+      if (definition === undefined) throw new Error(`There is no MCP server "${name}" here.`);
+      // Bound to what runs now: another program under this name later is not allowed by it.
+      const rule: PermissionRule = { kind: 'mcp-server', server: name, definition };
       if (scope === 'always') {
         const stored = await deps.permissions.load(workspace.folder);
         await deps.permissions.save(workspace.folder, withRule(stored, rule, Date.now()));

@@ -194,6 +194,20 @@ export function proposedServer(
   };
 }
 
+/**
+ * The hash of everything that decides what a server is: its transport and command, args, env
+ * and cwd, or its url and headers. Rules and grants for a server are bound to it.
+ */
+export function serverDefinition(spec: McpServerSpec): string {
+  const sorted = (record: Readonly<Record<string, string>>): [string, string][] =>
+    Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const canonical =
+    spec.kind === 'stdio'
+      ? [spec.kind, spec.command, spec.args, sorted(spec.env), spec.cwd]
+      : [spec.kind, spec.url, sorted(spec.headers)];
+  return contentHash(JSON.stringify(canonical));
+}
+
 export function contentHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }

@@ -9,12 +9,17 @@ import {
 } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
 import { realDataFolder } from '../store/data-dir';
+import { createBuiltinTools } from '../tools/builtin-tools';
 import type { ToolRegistry } from '../tools/registry';
 import { choicesOrDefault } from './mcp-choices';
-import { parseMcpConfigText } from './mcp-config';
+import { parseMcpConfigText, serverDefinition, type NamedServerSpec } from './mcp-config';
 import type { ConnectionOptions } from './mcp-connection';
 import { McpManager } from './mcp-manager';
-import { collectMcpServers, type CommandLineServers } from './mcp-server-list';
+import {
+  collectMcpServers,
+  projectServersRunning,
+  type CommandLineServers,
+} from './mcp-server-list';
 import type { McpSettingsStore } from './mcp-stores';
 import { messageOf } from './mcp-transport';
 import { readProjectMcpFile, withAcceptedHash } from './project-mcp-file';
@@ -43,6 +48,11 @@ export interface McpHostOptions {
   readonly dataFolders?: readonly string[];
   /** The provider key's variable and value, read when a folder's servers start. */
   readonly childSecrets?: () => Promise<ChildSecrets>;
+}
+
+/** How many built-in tools every request carries: the servers' tools fit in what is left. */
+function builtinToolCount(): number {
+  return createBuiltinTools().length;
 }
 
 /** The window's: its stored key, whatever origin it was stored for, stays out of every server. */
@@ -92,6 +102,7 @@ export class McpHost implements McpToolSource {
         sandbox: await this.options.sandbox(),
         dataFolders: (this.options.dataFolders ?? []).map(realDataFolder),
         secrets: await this.childSecrets(),
+        reservedTools: builtinToolCount(),
         onChange: () => this.notify(),
       });
       this.manager = manager;
@@ -137,6 +148,7 @@ export class McpHost implements McpToolSource {
     const list = await collectMcpServers(this.options.store, null, undefined);
     const idle = new McpManager(list.entries, {
       folder: '/',
+      reservedTools: builtinToolCount(),
       sandbox: await this.options.sandbox(),
     });
     return {
@@ -210,6 +222,29 @@ export class McpHost implements McpToolSource {
       }
       await this.reload();
     });
+  }
+
+  /**
+   * The servers of the project's `.mcp.json` that would run as the project's (an app server of
+   * the same name comes first), if its content still hashes to `hash`.
+   */
+  async projectServersFor(hash: string): Promise<readonly NamedServerSpec[]> {
+    const folder = this.requireFolder();
+    const settings = await this.options.store.loadProject(folder);
+    const file = await readProjectMcpFile(folder, settings.acceptedHash);
+    if (file.status.kind !== 'pending' && file.status.kind !== 'accepted') {
+      throw new Error('this project has no .mcp.json to accept');
+    }
+    if (file.status.hash !== hash) {
+      throw new Error('.mcp.json changed after it was shown; review it again before accepting');
+    }
+    return projectServersRunning(this.options.store, file.servers);
+  }
+
+  /** The hash of the definition a running server was started with (rules bind to it). */
+  serverDefinitionOf(name: string): string | undefined {
+    const connection = this.manager?.connection(name);
+    return connection ? serverDefinition(connection.entry.spec) : undefined;
   }
 
   /** Accepts the project's `.mcp.json` only if its content still hashes to what was shown. */

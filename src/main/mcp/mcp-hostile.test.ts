@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MCP_CHOICES } from '../../shared/mcp-types';
 import { eventually, nodeServer, toolContext } from '../../test-support/mcp-servers';
 import { probeSandbox } from '../shell/sandbox-probe';
-import { createToolRegistry, type ToolRegistry } from '../tools/registry';
+import { createBuiltinTools } from '../tools/builtin-tools';
+import { createToolRegistry, MAX_REQUEST_TOOLS, type ToolRegistry } from '../tools/registry';
 import { McpManager } from './mcp-manager';
 
 const HOSTILE = join(__dirname, 'test-fixtures', 'hostile-server.mjs');
@@ -114,4 +115,49 @@ describe('a server with a giant tool schema', () => {
       await manager.stop();
     }
   }, 90_000);
+});
+
+// OpenAI refuses a request with more than 128 tools: two servers with 161 tools between them
+// must not make every request fail. Built-ins first, then app servers, then project servers.
+describe('servers that offer more tools than one request may carry', () => {
+  let manager: McpManager;
+  const builtins = createBuiltinTools();
+  const registry = createToolRegistry(builtins);
+
+  beforeAll(async () => {
+    const server = (name: string, source: 'app' | 'project', tools: number) => ({
+      name,
+      source,
+      spec: nodeServer(HOSTILE, ['relist', '0', String(tools)]),
+      choices: DEFAULT_MCP_CHOICES,
+    });
+    // Listed project first: the order sent follows the sources and names, not the list.
+    manager = new McpManager([server('a', 'project', 100), server('z', 'app', 60)], {
+      folder,
+      sandbox: await probeSandbox(),
+      connectTimeoutMs: 60_000,
+    });
+    manager.attach(registry);
+    manager.start();
+    await manager.whenSettled(60_000);
+  }, 90_000);
+  afterAll(async () => {
+    await manager.stop();
+  });
+
+  it('sends at most 128, the built-ins and the app server whole, and says what was left out', () => {
+    const sent = registry.definitions().map((d) => d.function.name);
+    expect(sent).toHaveLength(MAX_REQUEST_TOOLS);
+    expect(sent.slice(0, builtins.length)).toEqual(builtins.map((t) => t.name));
+    expect(sent.filter((n) => n.startsWith('mcp__z__'))).toHaveLength(61);
+    const kept = MAX_REQUEST_TOOLS - builtins.length - 61;
+    expect(sent.filter((n) => n.startsWith('mcp__a__'))).toHaveLength(kept);
+    const [a, z] = manager.overview();
+    expect(z?.problems).toEqual([]);
+    expect(a?.tools).toHaveLength(kept);
+    expect(a?.problems).toEqual([
+      `${101 - kept} tools left out: a model request carries at most ${MAX_REQUEST_TOOLS} tools, ` +
+        'and the built-in tools and the servers before this one (app servers, then project servers, by name) take the rest',
+    ]);
+  });
 });

@@ -2,11 +2,12 @@
 // their tools kept in the one registry as `mcp__<server>__<tool>`, stopped when it closes. A
 // tool whose schema does not compile, or that is not an object schema, is left out and reported.
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerInfo, McpToolInfo } from '../../shared/mcp-types';
+import type { McpServerInfo, McpServerSource, McpToolInfo } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
-import { createToolRegistry, type ToolRegistry } from '../tools/registry';
+import { createToolRegistry, MAX_REQUEST_TOOLS, type ToolRegistry } from '../tools/registry';
 import type { AnyTool } from '../tools/tool';
 import { McpConnection, type ConnectionOptions, type McpServerEntry } from './mcp-connection';
+import { serverDefinition } from './mcp-config';
 import { annotatedEffect, createMcpTool, describeAnnotations, registryName } from './mcp-tool';
 
 /**
@@ -17,6 +18,11 @@ export const MAX_SCHEMA_CHARS = 64 * 1024;
 
 export type McpManagerOptions = Omit<ConnectionOptions, 'onChange' | 'sandbox'> & {
   readonly sandbox: SandboxState;
+  /**
+   * Tools every request carries besides the servers' (the built-ins), for the overview before a
+   * registry is attached; an attached registry's own count is used when larger.
+   */
+  readonly reservedTools?: number;
   /** Called (coalesced) after any server's state, tools or log changed. */
   readonly onChange?: () => void;
 };
@@ -37,6 +43,8 @@ export class McpManager {
   private readonly checker = createToolRegistry();
   private built = new Map<McpConnection, BuiltTools>();
   private current = new Map<string, AnyTool>();
+  /** Per server, how many of its tools did not fit in a request (see MAX_REQUEST_TOOLS). */
+  private leftOut = new Map<McpConnection, number>();
   private notifyPending = false;
 
   constructor(
@@ -87,6 +95,8 @@ export class McpManager {
   attach(registry: ToolRegistry): () => void {
     this.registries.add(registry);
     for (const tool of this.current.values()) registry.add(tool);
+    // Its built-ins may leave less room than assumed.
+    this.rebuild();
     return () => {
       this.registries.delete(registry);
       for (const name of this.current.keys()) registry.remove(name);
@@ -113,6 +123,8 @@ export class McpManager {
       const { entry } = connection;
       const built = this.built.get(connection);
       const spec = entry.spec;
+      const leftOut = this.leftOut.get(connection) ?? 0;
+      const shown = built?.info.slice(0, built.info.length - leftOut) ?? [];
       return {
         name: entry.name,
         source: entry.source,
@@ -123,8 +135,17 @@ export class McpManager {
         choices: entry.choices,
         status: connection.status,
         sandbox: connection.sandbox,
-        tools: built?.info ?? [],
-        problems: [...connection.problems, ...(built?.problems ?? [])],
+        tools: shown,
+        problems: [
+          ...connection.problems,
+          ...(built?.problems ?? []),
+          ...(leftOut > 0
+            ? [
+                `${leftOut} tool${leftOut === 1 ? '' : 's'} left out: a model request carries at most ${MAX_REQUEST_TOOLS} tools, ` +
+                  'and the built-in tools and the servers before this one (app servers, then project servers, by name) take the rest',
+              ]
+            : []),
+        ],
         stderrTail: connection.log.tail(),
       };
     });
@@ -147,8 +168,8 @@ export class McpManager {
   }
 
   private rebuild(): void {
-    const next = new Map<string, AnyTool>();
     const built = new Map<McpConnection, BuiltTools>();
+    const taken = new Set<string>();
     for (const connection of this.connections) {
       const previous = this.built.get(connection);
       const definitions = connection.tools;
@@ -156,16 +177,38 @@ export class McpManager {
       const tools =
         previous && previous.from === definitions
           ? previous
-          : this.buildTools(connection, new Set(next.keys()));
+          : this.buildTools(connection, new Set(taken));
       built.set(connection, tools);
-      for (const tool of tools.tools) next.set(tool.name, tool);
+      for (const tool of tools.tools) taken.add(tool.name);
     }
     this.built = built;
+    // Every request carries every tool, and a request may carry only so many: the built-ins
+    // first, then the servers' in a stable order, whatever order they started in.
+    const next = new Map<string, AnyTool>();
+    const leftOut = new Map<McpConnection, number>();
+    let room = MAX_REQUEST_TOOLS - this.reservedTools();
+    for (const connection of [...this.connections].sort(requestOrder)) {
+      const tools = built.get(connection)?.tools ?? [];
+      const fit = tools.slice(0, Math.max(0, room));
+      room -= fit.length;
+      if (fit.length < tools.length) leftOut.set(connection, tools.length - fit.length);
+      for (const tool of fit) next.set(tool.name, tool);
+    }
+    this.leftOut = leftOut;
     for (const registry of this.registries) {
       for (const name of this.current.keys()) if (!next.has(name)) registry.remove(name);
       for (const [name, tool] of next) if (this.current.get(name) !== tool) registry.add(tool);
     }
     this.current = next;
+  }
+
+  /** Tools a request carries besides the servers': the most any attached registry has. */
+  private reservedTools(): number {
+    let reserved = this.options.reservedTools ?? 0;
+    for (const registry of this.registries) {
+      reserved = Math.max(reserved, registry.list().filter((tool) => !tool.mcp).length);
+    }
+    return reserved;
   }
 
   private buildTools(connection: McpConnection, taken: Set<string>): BuiltTools {
@@ -177,6 +220,7 @@ export class McpManager {
       name: entry.name,
       trusted: entry.choices.trusted,
       sandboxed: connection.sandbox.sandboxed,
+      definition: serverDefinition(entry.spec),
       commandLine: connection.commandLine,
       sandboxDescription: connection.sandbox.description,
     };
@@ -208,6 +252,15 @@ export class McpManager {
     }
     return { from: connection.tools, tools, info, problems };
   }
+}
+
+/** The command line's servers (the person's own, for this run), then the app's, then the project's. */
+const SOURCE_ORDER: Readonly<Record<McpServerSource, number>> = { cli: 0, app: 1, project: 2 };
+
+function requestOrder(a: McpConnection, b: McpConnection): number {
+  const bySource = SOURCE_ORDER[a.entry.source] - SOURCE_ORDER[b.entry.source];
+  if (bySource !== 0) return bySource;
+  return a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0;
 }
 
 function sameEntry(a: McpServerEntry, b: McpServerEntry): boolean {

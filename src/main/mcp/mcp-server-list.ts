@@ -23,6 +23,15 @@ export interface CommandLineServers {
   readonly choices: (name: string) => McpServerChoices;
 }
 
+/** The project's servers that would run as the project's: an app server's name comes first. */
+export async function projectServersRunning(
+  store: McpSettingsStore,
+  servers: readonly NamedServerSpec[],
+): Promise<readonly NamedServerSpec[]> {
+  const app = await store.loadApp();
+  return servers.filter((server) => !Object.hasOwn(app.servers, server.name));
+}
+
 /** `folder` null: no project is open, so only the app's and the command line's servers. */
 export async function collectMcpServers(
   store: McpSettingsStore,

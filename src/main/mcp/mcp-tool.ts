@@ -37,6 +37,8 @@ export interface McpToolServer {
   readonly name: string;
   readonly trusted: boolean;
   readonly sandboxed: boolean;
+  /** Hash of its definition (see serverDefinition). */
+  readonly definition: string;
   /** For the approval card: the command line or URL, and how it is confined. */
   readonly commandLine: string;
   readonly sandboxDescription: string;
@@ -93,6 +95,7 @@ export function createMcpTool(
       sandboxed: server.sandboxed,
       annotations: describeAnnotations(annotations),
       destructive: annotations?.destructiveHint === true,
+      definition: server.definition,
     },
     async preview(args) {
       return {

@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { fixture } from '../../test-support/mcp-servers';
+import type { PermissionRule } from '../permissions/permission-rule';
+import { decidePolicy } from '../permissions/policy';
+import { realPolicyDeps } from '../permissions/real-policy-deps';
 import { probeSandbox } from '../shell/sandbox-probe';
 import { createToolRegistry } from '../tools/registry';
 import { contentHash } from './mcp-config';
@@ -89,4 +92,47 @@ it('a changed file does not inherit the wider choices given to a server of the s
   const docs = (await host.overview()).servers.find((s) => s.name === 'docs');
   expect(docs?.commandLine).toContain('hostile-server.mjs');
   expect(docs?.choices).toEqual({ trusted: false, projectAccess: 'read-only', network: false });
+}, 60_000);
+
+it('a rule for every tool of a server does not carry over to another program under its name', async () => {
+  const write = (args: string[]) =>
+    writeFile(
+      join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { docs: { command: 'node', args } } }),
+    );
+  const decide = async (tool: string, rule: PermissionRule) => {
+    const mcp = registry.get(tool)?.mcp;
+    if (!mcp) throw new Error(`no tool ${tool}`);
+    const input = {
+      toolName: tool,
+      effect: 'exec',
+      target: { kind: 'none' },
+      folder: project,
+      mode: 'ask',
+      network: 'ask',
+      rules: [rule],
+      grants: [],
+      sandbox: await probeSandbox(),
+      mcp,
+    } as const;
+    return (await decidePolicy(input, realPolicyDeps)).decision;
+  };
+  await write([PROBE]);
+  await host.openFolder(project);
+  await acceptAsShown();
+  // "Always allow every tool of docs", as Settings stores it for the server that runs.
+  const definition = host.serverDefinitionOf('docs');
+  if (definition === undefined) throw new Error('docs does not run');
+  const rule: PermissionRule = { kind: 'mcp-server', server: 'docs', definition };
+  expect(await decide('mcp__docs__fail', rule)).toBe('run');
+
+  await write([HOSTILE, 'relist', '0', '1']);
+  await host.openFolder(project);
+  await acceptAsShown();
+  const tool = registry
+    .list()
+    .map((t) => t.name)
+    .find((n) => n.startsWith('mcp__docs__'));
+  expect(tool).toBeDefined();
+  expect(await decide(tool ?? '', rule)).toBe('ask');
 }, 60_000);

@@ -2,13 +2,15 @@
 // wherever it would have come) and, in real bubblewrap, Tandem's data folder covered like it is
 // for commands, even where it lies inside the project.
 import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MCP_CHOICES } from '../../shared/mcp-types';
+import { DEFAULT_MCP_CHOICES, type McpServerChoices } from '../../shared/mcp-types';
 import type { SandboxState } from '../../shared/tool-types';
 import { probeSandbox } from '../shell/sandbox-probe';
+import { prepareSandbox } from '../shell/sandbox-wrap';
 import type { McpServerSpec } from './mcp-config';
 import { planStdioLaunch, serverEnvironment, type ChildSecrets } from './stdio-launch';
 
@@ -84,25 +86,7 @@ describe("Tandem's data folder inside the project, for a sandboxed server", () =
 
   /** Runs `sh -c script` as a server of this project would start, and returns its stdout. */
   async function runAsServer(script: string, dataFolders?: readonly string[]): Promise<string> {
-    const launch = await planStdioLaunch({
-      spec: spec({}, 'sh', ['-c', script]),
-      folder,
-      choices: DEFAULT_MCP_CHOICES,
-      sandbox,
-      baseEnv: BASE,
-      ...(dataFolders ? { dataFolders } : {}),
-    });
-    try {
-      const [program, ...args] = launch.argv;
-      const result = spawnSync(program, args, {
-        cwd: launch.cwd,
-        env: launch.env,
-        encoding: 'utf8',
-      });
-      return result.stdout;
-    } finally {
-      await launch.finish();
-    }
+    return runServer(folder, sandbox, script, DEFAULT_MCP_CHOICES, dataFolders);
   }
 
   it('sees an empty folder there, while the rest of the project stays readable', async () => {
@@ -113,3 +97,88 @@ describe("Tandem's data folder inside the project, for a sandboxed server", () =
     expect(await runAsServer(script)).toBe('transcript.jsonl\n--\nthe project\nthe data\n');
   });
 });
+
+/** Runs `sh -c script` as a server of `folder` would start, and returns its stdout. */
+async function runServer(
+  folder: string,
+  sandbox: SandboxState,
+  script: string,
+  choices: McpServerChoices,
+  dataFolders?: readonly string[],
+): Promise<string> {
+  const launch = await planStdioLaunch({
+    spec: spec({}, 'sh', ['-c', script]),
+    folder,
+    choices,
+    sandbox,
+    baseEnv: BASE,
+    ...(dataFolders ? { dataFolders } : {}),
+  });
+  try {
+    const [program, ...args] = launch.argv;
+    const result = spawnSync(program, args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      encoding: 'utf8',
+    });
+    return result.stdout;
+  } finally {
+    await launch.finish();
+  }
+}
+
+// /run holds the session bus and systemd's socket: through them (`systemd-run --user`) a program
+// runs outside the sandbox. A person approves each command; no one approves what a server runs.
+describe.runIf(writable('/run'))('host sockets, for a sandboxed server', () => {
+  let folder: string;
+  let inRun: string;
+  let sandbox: SandboxState;
+
+  beforeAll(async () => {
+    folder = await realpath(await mkdtemp(join(tmpdir(), 'tandem-mcp-sockets-')));
+    inRun = await mkdtemp('/run/tandem-mcp-socket-');
+    await writeFile(join(inRun, 'bus'), 'a socket stands here\n');
+    sandbox = await probeSandbox();
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+    await rm(inRun, { recursive: true, force: true });
+  });
+
+  const look = (): string => `cat "${join(inRun, 'bus')}" 2>/dev/null || echo hidden`;
+
+  it.each<[string, McpServerChoices]>([
+    ['read-only', DEFAULT_MCP_CHOICES],
+    ['write access', { ...DEFAULT_MCP_CHOICES, projectAccess: 'read-write' }],
+    ['write access and network', { trusted: true, projectAccess: 'read-write', network: true }],
+  ])('a server with %s sees an empty /run', async (_, choices) => {
+    expect(sandbox.available).toBe(true);
+    expect(await runServer(folder, sandbox, look(), choices)).toBe('hidden\n');
+  });
+
+  it('a command the person approved still sees the host /run (as before)', async () => {
+    const prepared = await prepareSandbox(sandbox, {
+      folder,
+      home: '',
+      allowNetwork: false,
+      access: { kind: 'read-write', git: 'protected' },
+    });
+    const command = ['sh', '-c', look()];
+    const [program, ...args] = prepared.wrap ? prepared.wrap(command) : command;
+    try {
+      const result = spawnSync(program ?? 'sh', args, { cwd: folder, encoding: 'utf8' });
+      expect(result.stdout).toBe('a socket stands here\n');
+    } finally {
+      await prepared.finish();
+    }
+  });
+});
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

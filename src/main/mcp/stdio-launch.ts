@@ -1,8 +1,9 @@
 // How a local (stdio) MCP server starts: inside the same sandbox an approved command gets
 // (system read-only, private /tmp, home hidden, the project read-only or read-write as the person
-// chose for this server, network only if allowed for it, Tandem's data folder covered), with only
-// the environment its config names plus PATH, HOME and LANG, and never the provider's key. Where
-// there is no sandbox, it says so instead of pretending.
+// chose for this server, network only if allowed for it, Tandem's data folder covered), but with
+// the host's /run emptied like an unapproved command's, with only the environment its config
+// names plus PATH, HOME and LANG, and never the provider's key. Where there is no sandbox, it
+// says so instead of pretending.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { McpSandboxInfo, McpServerChoices } from '../../shared/mcp-types';
@@ -102,6 +103,9 @@ export async function planStdioLaunch(input: StdioLaunchInput): Promise<StdioLau
     access: accessFor(choices),
     cwd,
     ...(input.dataFolders ? { dataFolders: input.dataFolders } : {}),
+    // The session bus and `systemd-run --user` would run anything outside the sandbox, and no
+    // one approves what a server runs: write access to the project does not bring /run back.
+    hostSockets: 'hidden',
   });
   const command: readonly string[] = [spec.command, ...spec.args];
   const wrapped = prepared.wrap ? prepared.wrap(command) : command;

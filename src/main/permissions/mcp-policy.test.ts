@@ -9,6 +9,9 @@ import { realPolicyDeps } from './real-policy-deps';
 
 const SANDBOXED: SandboxState = { kind: 'bwrap', available: true, description: 'bubblewrap' };
 const FOLDER = '/tmp/tandem-mcp-policy';
+/** The hash of the server definition (command, args, env, cwd / url, headers) that runs now. */
+const DEFINITION = 'a'.repeat(64);
+const OTHER_DEFINITION = 'b'.repeat(64);
 
 function origin(over: Partial<McpOrigin> = {}): McpOrigin {
   return {
@@ -18,6 +21,7 @@ function origin(over: Partial<McpOrigin> = {}): McpOrigin {
     sandboxed: true,
     annotations: 'read-only, closed world',
     destructive: false,
+    definition: DEFINITION,
     ...over,
   };
 }
@@ -141,14 +145,20 @@ describe('MCP calls: effect × trust × sandbox × mode', () => {
       expect(decided.basis).toBeUndefined();
     }
     if (decided.decision === 'ask') {
-      expect(decided.grantable).toEqual([{ kind: 'tool', tool: 'mcp__db__query' }]);
+      expect(decided.grantable).toEqual([
+        { kind: 'tool', tool: 'mcp__db__query', definition: DEFINITION },
+      ]);
     }
   });
 });
 
 describe('MCP rules, grants and provenance', () => {
-  const serverRule: PermissionRule = { kind: 'mcp-server', server: 'db' };
-  const toolRule: PermissionRule = { kind: 'tool', tool: 'mcp__db__query' };
+  const serverRule: PermissionRule = { kind: 'mcp-server', server: 'db', definition: DEFINITION };
+  const toolRule: PermissionRule = {
+    kind: 'tool',
+    tool: 'mcp__db__query',
+    definition: DEFINITION,
+  };
 
   it('a trusted read says why it ran', async () => {
     const decided = await decidePolicy(
@@ -176,8 +186,47 @@ describe('MCP rules, grants and provenance', () => {
     expect(decided.provenance).toMatch(/this project's rule for/);
   });
 
+  // A changed .mcp.json may put another program under the same name: the rules and grants the
+  // person gave stay with the definition they were given for.
+  it.each([
+    {
+      what: 'a server rule for another definition',
+      rule: { ...serverRule, definition: OTHER_DEFINITION },
+    },
+    {
+      what: 'a tool rule for another definition',
+      rule: { ...toolRule, definition: OTHER_DEFINITION },
+    },
+    {
+      what: 'a server rule made before definitions were kept',
+      rule: { kind: 'mcp-server', server: 'db' },
+    },
+    {
+      what: 'a tool rule made before definitions were kept',
+      rule: { kind: 'tool', tool: 'mcp__db__query' },
+    },
+  ] satisfies { what: string; rule: PermissionRule }[])(
+    '$what does not cover the call',
+    async ({ rule }) => {
+      const decided = await decidePolicy(input({ effect: 'exec', rules: [rule] }), realPolicyDeps);
+      expect(decided.decision).toBe('ask');
+      const book = new GrantBook(() => 1_000);
+      book.add({
+        folder: FOLDER,
+        rule,
+        effect: 'exec',
+        scope: { kind: 'session', sessionId: 's' },
+      });
+      const granted = await decidePolicy(
+        input({ effect: 'exec', grants: book.active(FOLDER, 's') }),
+        realPolicyDeps,
+      );
+      expect(granted.decision).toBe('ask');
+    },
+  );
+
   it('a server rule covers only its own server', async () => {
-    const other: PermissionRule = { kind: 'mcp-server', server: 'dbx' };
+    const other: PermissionRule = { kind: 'mcp-server', server: 'dbx', definition: DEFINITION };
     const decided = await decidePolicy(input({ effect: 'exec', rules: [other] }), realPolicyDeps);
     expect(decided.decision).toBe('ask');
   });

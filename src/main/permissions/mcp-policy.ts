@@ -48,13 +48,13 @@ export function decideMcp(input: PolicyInput, mode: PermissionMode, origin: McpO
     }
   }
 
-  const rule = input.rules.find((r) => ruleCoversCall(r, input.toolName, origin.server));
+  const rule = input.rules.find((r) => ruleCoversCall(r, input.toolName, origin));
   if (rule) {
     return { ...run([ruleProvenance(rule)], ruleProvenance(rule), 'rule'), usedRules: [rule] };
   }
   // Whatever it claims, an MCP call may act: its grants pause once outside content came in.
   const paused = isTaintPaused('exec', input.taintedBy);
-  const grant = input.grants.find((g) => ruleCoversCall(g.rule, input.toolName, origin.server));
+  const grant = input.grants.find((g) => ruleCoversCall(g.rule, input.toolName, origin));
   if (grant && !paused) {
     return {
       ...run([grantProvenance(grant)], grantProvenance(grant), 'grant'),
@@ -62,7 +62,8 @@ export function decideMcp(input: PolicyInput, mode: PermissionMode, origin: McpO
     };
   }
   return ask(askReasons(input, mode, origin, what, grant !== undefined), [
-    { kind: 'tool', tool: input.toolName },
+    // Bound to the definition that runs now: a changed server under this name is asked again.
+    { kind: 'tool', tool: input.toolName, definition: origin.definition },
   ]);
 }
 

@@ -15,9 +15,14 @@ export type PermissionRule =
       readonly argv: readonly string[];
       readonly match: CommandMatch;
     }
-  | { readonly kind: 'tool'; readonly tool: string }
-  /** Every tool of the MCP server of this name (`mcp__<server>__*`), as the registry names them. */
-  | { readonly kind: 'mcp-server'; readonly server: string };
+  /** `definition`: for an MCP tool, the server definition it was allowed for (see below). */
+  | { readonly kind: 'tool'; readonly tool: string; readonly definition?: string }
+  /**
+   * Every tool of the MCP server of this name (`mcp__<server>__*`), as the registry names them,
+   * while the server runs the definition (command, args, env, cwd / url, headers; its hash) the
+   * person allowed: a changed `.mcp.json` may put another program under the same name.
+   */
+  | { readonly kind: 'mcp-server'; readonly server: string; readonly definition?: string };
 
 export type CommandRule = Extract<PermissionRule, { kind: 'command' }>;
 
@@ -64,19 +69,34 @@ export function ruleMatchesTool(rule: PermissionRule, toolName: string): boolean
   return rule.kind === 'tool' && rule.tool === toolName;
 }
 
-/** A tool rule for this tool, or a server rule for the MCP server it comes from. */
+/** The MCP server a call comes from: its name and the hash of the definition that runs. */
+export interface McpCallServer {
+  readonly server: string;
+  readonly definition: string;
+}
+
+/**
+ * A tool rule for this MCP tool, or a server rule for its server, made for the definition that
+ * runs now. A rule without a definition (stored before they were kept) covers no MCP call: it
+ * cannot tell the program it was given for from another one under the same name.
+ */
 export function ruleCoversCall(
   rule: PermissionRule,
   toolName: string,
-  mcpServer: string | undefined,
+  origin: McpCallServer,
 ): boolean {
-  if (rule.kind === 'mcp-server') return mcpServer !== undefined && rule.server === mcpServer;
-  return ruleMatchesTool(rule, toolName);
+  if (rule.kind === 'command' || rule.definition !== origin.definition) return false;
+  if (rule.kind === 'mcp-server') return rule.server === origin.server;
+  return rule.tool === toolName;
 }
 
 export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
-  if (a.kind === 'tool') return b.kind === 'tool' && a.tool === b.tool;
-  if (a.kind === 'mcp-server') return b.kind === 'mcp-server' && a.server === b.server;
+  if (a.kind === 'tool') {
+    return b.kind === 'tool' && a.tool === b.tool && a.definition === b.definition;
+  }
+  if (a.kind === 'mcp-server') {
+    return b.kind === 'mcp-server' && a.server === b.server && a.definition === b.definition;
+  }
   return (
     b.kind === 'command' &&
     a.match === b.match &&
@@ -91,9 +111,13 @@ export function ruleKey(rule: PermissionRule): readonly string[] {
     case 'command':
       return ['command', rule.match, ...rule.argv];
     case 'tool':
-      return ['tool', rule.tool];
+      return ['tool', rule.tool, ...(rule.definition !== undefined ? [rule.definition] : [])];
     case 'mcp-server':
-      return ['mcp-server', rule.server];
+      return [
+        'mcp-server',
+        rule.server,
+        ...(rule.definition !== undefined ? [rule.definition] : []),
+      ];
   }
 }
 

@@ -26,6 +26,17 @@ export interface SandboxPlan {
    * project, or anywhere not already hidden) is covered by an empty read-only tmpfs.
    */
   readonly dataFolders?: readonly string[];
+  /**
+   * 'hidden': the host's socket folders (/run: the session bus, systemd, docker, ssh agents) are
+   * emptied whatever the project access, for a program no one approves run by run (an MCP server).
+   * Absent: emptied only for read-only access; a command the person approved keeps them.
+   */
+  readonly hostSockets?: 'hidden';
+}
+
+/** Whether the plan empties the host's socket folders (see `SandboxPlan.hostSockets`). */
+export function hidesHostSockets(plan: SandboxPlan): boolean {
+  return plan.access.kind === 'read-only' || plan.hostSockets === 'hidden';
 }
 
 /** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
@@ -153,7 +164,11 @@ export function protectedPaths(gitDir: string): string[] {
 
 function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // "..name" is inside; only ".." itself or "../…" climbs out.
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[] {
@@ -188,7 +203,7 @@ export function bwrapArgv(
 ): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
   // A command no one approved reaches no host socket (the session bus, a docker or ssh agent).
-  if (plan.access.kind === 'read-only') {
+  if (hidesHostSockets(plan)) {
     argv.push(...hostSocketMounts(plan.folder));
     // With network (an MCP server may have both), names must still resolve where resolv.conf is
     // a link into /run (systemd-resolved): its target file comes back, read-only, alone.
@@ -325,7 +340,7 @@ export function sandboxExecProfile(
       `(deny file-read* file-write* (subpath ${quoteSbpl(dir)}))`,
     );
   }
-  if (plan.access.kind === 'read-only') {
+  if (hidesHostSockets(plan)) {
     lines.push(
       ';; A command no one approved reaches no host socket.',
       '(deny network-outbound (remote unix-socket))',
@@ -336,7 +351,7 @@ export function sandboxExecProfile(
     lines.push(
       ';; Network is off unless the person allowed it.',
       '(deny network*)',
-      ...(plan.access.kind === 'read-only' ? [] : ['(allow network* (local unix))']),
+      ...(hidesHostSockets(plan) ? [] : ['(allow network* (local unix))']),
     );
   return `${lines.join('\n')}\n`;
 }

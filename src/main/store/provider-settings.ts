@@ -1,8 +1,8 @@
 // Which provider Tandem talks to: base URL, model and preset (the key lives in the SecretStore).
 // Plain Node: a JSON file for the e2e bridge, and the CLI's way to read what the window stored
 // (the app's electron-store adapter, ./electron-settings-store.ts, writes the same file).
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from '../../shared/ipc-schemas';
 import {
@@ -20,6 +20,7 @@ import {
   presetById,
   type ProviderPresetId,
 } from '../../shared/provider-presets';
+import { writePrivateFileAtomic } from './private-files';
 
 /**
  * 2 added `timeouts`, 3 `models` (per-model window and prices); older files read as they are
@@ -154,8 +155,6 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
   return parsed.data;
 }
 
-let tempCounter = 0;
-
 function isEmptyObject(value: unknown): boolean {
   return (
     typeof value === 'object' &&
@@ -197,14 +196,8 @@ export class JsonFileSettingsStore implements SettingsStore {
   save(settings: ProviderSettings): Promise<void> {
     const next = this.queue.then(async () => {
       const value = settingsFileValue(settings);
-      await mkdir(dirname(this.file), { recursive: true });
-      // Write beside, then rename: a crash leaves the old file or the new one, never half of one.
-      const temp = `${this.file}.${process.pid}.${++tempCounter}.tmp`;
-      await writeFile(temp, JSON.stringify(value, null, 2) + '\n', {
-        encoding: 'utf8',
-        mode: 0o600,
-      });
-      await rename(temp, this.file);
+      // Written beside, then renamed (a crash leaves the old file or the new one), 0600.
+      await writePrivateFileAtomic(this.file, JSON.stringify(value, null, 2) + '\n');
     });
     this.queue = next.catch(() => undefined);
     return next;

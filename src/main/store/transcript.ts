@@ -3,7 +3,6 @@
 import {
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -16,6 +15,7 @@ import type { RunEvent } from '../../shared/events';
 import { runEventSchema } from '../../shared/run-event-schema';
 import { safeJsonStringify } from '../../shared/safe-json';
 import { projectDataDir } from './data-dir';
+import { ensurePrivateDir, openPrivateFile } from './private-files';
 
 export type TranscriptLine =
   | { readonly kind: 'event'; readonly at: number; readonly event: RunEvent }
@@ -47,9 +47,9 @@ export class TranscriptWriter {
   private fd: number | undefined;
 
   constructor(readonly file: string) {
-    mkdirSync(dirname(file), { recursive: true });
+    ensurePrivateDir(dirname(file));
     const torn = !endsWithNewline(file);
-    this.fd = openSync(file, 'a');
+    this.fd = openPrivateFile(file, 'a');
     // After a crash the last line may be torn; start ours on a fresh line so both stay apart.
     if (torn) writeSync(this.fd, '\n');
   }

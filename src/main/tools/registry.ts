@@ -1,6 +1,7 @@
 // The registry dispatches by name so the loop never changes when tools are added (built-ins now,
 // MCP tools later). Every failure becomes a result the model can act on, never an exception.
 import { Ajv, type ValidateFunction } from 'ajv';
+import type { ChangeReport } from '../../shared/change-report';
 import addFormatsModule from 'ajv-formats';
 import { nestsDeeperThan } from '../../shared/safe-json';
 import { coerceArgs } from './arg-coercion';
@@ -19,6 +20,8 @@ import { runWithTimeout } from './tool-timeout';
 import type { ToolImage } from '../../shared/tool-types';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** OpenAI refuses a request with more tools than this; MCP servers' tools are fitted within it. */
+export const MAX_REQUEST_TOOLS = 128;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
 
 /** The OpenAI `tools` entry for one tool. */
@@ -46,6 +49,8 @@ export interface ToolRunResult {
   /** Bounded text the model receives. */
   readonly output: string;
   readonly outcome: 'ok' | 'error' | 'threw' | 'timeout' | 'cancelled';
+  /** What a command changed on disk (from the command journal). */
+  readonly changes?: ChangeReport;
   /** The tool's word that the output may carry outside content (see ToolReturn). */
   readonly outsideContent?: string;
   readonly images?: readonly ToolImage[];
@@ -243,12 +248,14 @@ export function createToolRegistry(
           const value = outcome.value;
           const text = typeof value === 'string' ? value : value.output;
           const isError = typeof value !== 'string' && value.isError === true;
+          const changes = typeof value === 'string' ? undefined : value.changes;
           const outside = typeof value === 'string' ? undefined : value.outsideContent;
           const images = typeof value === 'string' ? undefined : value.images;
           return {
             ok: !isError,
             output: boundOutput(text, maxOutputChars),
             outcome: isError ? 'error' : 'ok',
+            ...(changes ? { changes } : {}),
             ...(outside !== undefined ? { outsideContent: outside } : {}),
             ...(images && images.length > 0 ? { images } : {}),
           };

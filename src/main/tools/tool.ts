@@ -2,6 +2,7 @@
 // Built-in tools declare their schema with TypeBox so `execute` gets typed arguments; MCP tools
 // arrive as plain JSON Schema and go through the same registry and validation.
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { ChangeReport } from '../../shared/change-report';
 import type {
   CommandVerdict,
   RunBasis,
@@ -18,6 +19,11 @@ export interface WriteJournal {
   recordBefore(absPath: string, callId: string): Promise<void>;
   /** Call after the change, so a later revert can tell whether the file changed since. */
   recordAfter?(absPath: string, callId: string): Promise<void>;
+  /**
+   * Writes the file through the journal (write-ahead: the before-image and the planned content
+   * are on disk before the rename). Preferred over recordBefore/recordAfter where present.
+   */
+  write?(absPath: string, callId: string, content: string): Promise<void>;
 }
 
 /** What a call touches, so one policy can judge every tool (DESIGN.md §5). */
@@ -69,6 +75,8 @@ export interface ToolContext {
 export interface ToolReturn {
   readonly output: string;
   readonly isError?: boolean;
+  /** What a command changed on disk, as data (the output carries the same as text). */
+  readonly changes?: ChangeReport;
   /**
    * Set when the output may carry content from outside the machine (a command that ran with the
    * network on): says where it came from, e.g. "after running `curl …` with network on". The
@@ -93,6 +101,8 @@ export interface McpOrigin {
   readonly annotations: string;
   /** The server marks the tool destructive (only ever raises the bar). */
   readonly destructive: boolean;
+  /** Hash of the server's definition (command, args, env, cwd / url, headers): rules bind to it. */
+  readonly definition: string;
 }
 
 export interface Tool<S extends TSchema = TSchema> {

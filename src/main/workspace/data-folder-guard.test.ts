@@ -1,6 +1,7 @@
 // Issue 11 item 5, piece by piece: Tandem's data folder inside a project folder. The path guard
 // refuses it for reads and writes (however the path gets there), a command argument naming it
 // asks, without a sandbox every command asks, and the bubblewrap plan covers it with an empty tmpfs.
+import { mkdirSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,6 +158,10 @@ describe('commands and the data folder', () => {
 });
 
 describe('the sandbox plan', () => {
+  const made = (dir: string): string => {
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
   const plan = (dataFolders: string[], home = join(varTmp, 'home')) => ({
     folder,
     home,
@@ -176,6 +181,12 @@ describe('the sandbox plan', () => {
 
   it.each([
     ['inside the project', () => [data], () => [data]],
+    [
+      // Inside, though its relative path starts with "..": the project lies under /tmp here.
+      'inside the project, named ..tandem',
+      () => [made(join(folder, '..tandem'))],
+      () => [join(folder, '..tandem')],
+    ],
     ['missing', () => [join(folder, 'nope')], () => []],
     ['under the private /tmp, outside the project', () => [join(root, 'tmp-data')], () => []],
     [

@@ -52,7 +52,7 @@ describe('a journal with damaged lines', () => {
     const file = join(base, 'a.txt');
     const journalDir = join(base, 'journal');
     await writeFile(file, 'before\n');
-    const first = await openFileJournal(journalDir, base);
+    const first = await openFileJournal({ dir: journalDir, folder: base });
     await first.recordBefore(file, 'c1');
     await writeFile(file, 'after\n');
     await first.recordAfter(file, 'c1');
@@ -63,7 +63,7 @@ describe('a journal with damaged lines', () => {
       `null\n[null]\n{"type":"before"}\n${good}{"type":"reverted","callId":7}\n`,
     );
 
-    const journal = await openFileJournal(journalDir, base);
+    const journal = await openFileJournal({ dir: journalDir, folder: base });
     expect(journal.loadProblems).toHaveLength(4);
     expect(journal.loadProblems[0]).toBe(`${log} line 1: not a journal record`);
     expect(journal.loadProblems.map((p) => p.split(' line ')[1]?.split(':')[0])).toEqual([

@@ -33,7 +33,7 @@ beforeEach(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-files-')));
   folder = join(base, 'proj');
   await mkdir(folder);
-  journal = await openFileJournal(join(base, 'data', 'journal'), folder);
+  journal = await openFileJournal({ dir: join(base, 'data', 'journal'), folder });
 });
 
 afterEach(async () => {

@@ -46,7 +46,7 @@ beforeEach(async () => {
   await writeFile(join(outside, 'secret.txt'), OUTSIDE);
   await writeFile(join(outside, 'outside-only.txt'), OUTSIDE);
   await symlink(outside, join(folder, 'race_swap'));
-  journal = await openFileJournal(join(base, 'data', 'journal'), folder);
+  journal = await openFileJournal({ dir: join(base, 'data', 'journal'), folder });
 });
 
 afterEach(async () => {
@@ -214,6 +214,35 @@ describe.skipIf(!canRace)('file tools while a folder is swapped with a symlink o
     console.info(`listing race: ${rounds} calls, ${leaks} leaked, ${crashed} crashed`);
     expect(rounds).toBeGreaterThan(MIN_ROUNDS);
     expect({ leaks, crashed }).toEqual({ leaks: 0, crashed: 0 });
+  });
+
+  it('reverting an edit never restores the old content outside', async () => {
+    let reverted = 0;
+    let last: string | undefined;
+    const { rounds } = await duringSwaps(async (i) => {
+      if (last === undefined) {
+        const callId = `edit_${i}`;
+        const outcome = await call(
+          'write_file',
+          { path: 'race/secret.txt', content: `edited ${i}\n` },
+          callId,
+        );
+        if (outcome.kind === 'ok') last = callId;
+        return;
+      }
+      // The revert streams the kept copy back in a temp file and renames it: through the swap
+      // it must refuse, never put the copy (or its temp) in the outside folder.
+      const result = await journal.revert(last).catch((error: Error) => ({ ok: false, error }));
+      if (result.ok) reverted += 1;
+      if (result.ok || !journal.hasChanges(last)) last = undefined;
+    });
+    console.info(`revert edit race: ${rounds} rounds, ${reverted} reverted`);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect((await readdir(outside)).sort()).toEqual(['outside-only.txt', 'secret.txt']);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(OUTSIDE);
+    expect(await readFile(join(folder, 'race', 'secret.txt'), 'utf8')).toMatch(
+      /^(inside: harmless|edited \d+)\n$/,
+    );
   });
 
   it('reverting a created file never deletes or writes outside', async () => {

@@ -7,7 +7,8 @@ import type { SecretMark } from '../../../shared/tool-types';
 import { visibleText } from '../../../shared/visible-text';
 import { useSessionStore } from '../stores/session-store';
 import type { TraceItem, ToolStatus } from '../stores/trace-model';
-import { canRevert, splitChangeSummary } from '../stores/tool-changes';
+import { canRevert, commandText } from '../stores/tool-changes';
+import { changeSummaryLines, type ChangeReport } from '../../../shared/change-report';
 import { diffLineClass } from './approval-preview';
 import { TerminalSlot } from './terminal-slot';
 import { ToolImages } from './tool-images';
@@ -34,10 +35,9 @@ export const ToolCallCard = memo(function ToolCallCard({
   const isShell = tool.name === 'shell';
   // Secrets are masked in what the agent was given; the person may show them here, locally.
   const result = revealed && tool.unmasked !== undefined ? tool.unmasked : tool.result;
-  const split = result !== undefined ? splitChangeSummary(result) : null;
   const showTerminal =
     isShell && tool.status !== 'refused' && (tool.status === 'running' || tool.outputTotal > 0);
-  const plain = isShell ? (split?.text ?? '') : (result ?? tool.output);
+  const plain = isShell ? commandText(tool, result) : (result ?? tool.output);
 
   return (
     <article
@@ -105,7 +105,7 @@ export const ToolCallCard = memo(function ToolCallCard({
         )
       )}
       <ToolImages images={tool.images} />
-      {split?.changes && <ChangeSummary text={split.changes} />}
+      {tool.changes && <ChangeSummary report={tool.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.id} />}
     </article>
   );
@@ -135,26 +135,28 @@ function SecretNotice(props: {
   );
 }
 
-/** "Changes on disk …: N files changed" and the files at once; the diffs on request. */
-function ChangeSummary({ text }: { text: string }): React.JSX.Element {
-  const cut = text.indexOf('\n\n');
-  const head = cut >= 0 ? text.slice(0, cut) : text;
-  const diffs = cut >= 0 ? text.slice(cut + 2) : '';
+/** "Changes on disk …: N files changed" and the files at once (names escaped); diffs on request. */
+function ChangeSummary({ report }: { report: ChangeReport }): React.JSX.Element {
+  const diffs =
+    report.kind === 'tracked' ? report.files.map((f) => f.diff).filter((d) => d !== '') : [];
   return (
     <div className="change-summary">
       <pre>
-        <VisibleText text={head} layout="lines" />
+        <VisibleText text={changeSummaryLines(report).join('\n')} layout="lines" />
       </pre>
-      {diffs.trim() !== '' && (
+      {diffs.length > 0 && (
         <details>
           <summary>Show the diffs</summary>
           <pre className="diff">
-            {diffs.split('\n').map((line, i) => (
-              <span key={i} className={diffLineClass(line)}>
-                <VisibleText text={line} layout="lines" />
-                {'\n'}
-              </span>
-            ))}
+            {diffs
+              .join('\n')
+              .split('\n')
+              .map((line, i) => (
+                <span key={i} className={diffLineClass(line)}>
+                  <VisibleText text={line} layout="lines" />
+                  {'\n'}
+                </span>
+              ))}
           </pre>
         </details>
       )}

@@ -1,4 +1,5 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
+import type { ChangeReport } from '../../../shared/change-report';
 import type { ApprovalRequestFields, ApprovalResolvedBy, RunEvent } from '../../../shared/events';
 import type {
   ApprovalAnswer,
@@ -41,6 +42,8 @@ export type TraceItem =
       readonly unmasked?: string;
       readonly durationMs?: number;
       readonly provenance?: string;
+      /** What a command changed on disk, as data. */
+      readonly changes?: ChangeReport;
       /** Images the tool returned (an MCP tool's), drawn in its card. */
       readonly images?: readonly ToolImage[];
     }

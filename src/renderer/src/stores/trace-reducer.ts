@@ -95,6 +95,7 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
         ...(event.secrets !== undefined ? { secrets: event.secrets } : {}),
         ...(event.unmasked !== undefined ? { unmasked: event.unmasked } : {}),
         ...(event.provenance !== undefined ? { provenance: event.provenance } : {}),
+        ...(event.changes !== undefined ? { changes: event.changes } : {}),
         ...(event.images !== undefined ? { images: event.images } : {}),
       }));
     case 'usage':
