@@ -26,6 +26,7 @@ const api: TandemApi = {
   getProviderStatus: () => invoke('getProviderStatus'),
   startRun: (task) => invoke('startRun', task),
   stopRun: (runId) => invoke('stopRun', runId),
+  compactSession: () => invoke('compactSession'),
   answerApproval: (requestId, argsHash, answer) =>
     invoke('answerApproval', requestId, argsHash, answer),
   previewAlwaysRule: (requestId) => invoke('previewAlwaysRule', requestId),
@@ -37,6 +38,7 @@ const api: TandemApi = {
   setApiKey: (key) => invoke('setApiKey', key),
   clearApiKey: () => invoke('clearApiKey'),
   setProviderTimeouts: (timeouts) => invoke('setProviderTimeouts', timeouts),
+  setModelSettings: (model, settings) => invoke('setModelSettings', model, settings),
   listModels: () => invoke('listModels'),
   testConnection: () => invoke('testConnection'),
   setMode: (mode) => invoke('setMode', mode),

@@ -5,6 +5,7 @@ import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { lazyValue } from './lazy-value';
 import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { modelIdSchema, modelSettingsSchema } from './model-settings';
 import { providerTimeoutsSchema } from './provider-timeouts';
 import { PERMISSION_MODES, type PermissionMode } from './tool-types';
 
@@ -112,6 +113,7 @@ export const ipcArgSchemas = lazyValue(() => {
     getProviderStatus: z.tuple([]),
     startRun: z.tuple([z.string().min(1).max(200_000)]),
     stopRun: z.tuple([id]),
+    compactSession: z.tuple([]),
     answerApproval: z.tuple([id, z.string().min(1).max(200), approvalAnswerSchema]),
     previewAlwaysRule: z.tuple([id]),
     // Keystrokes and pastes; a larger paste is split by the window.
@@ -123,6 +125,7 @@ export const ipcArgSchemas = lazyValue(() => {
     setApiKey: z.tuple([apiKeySchema]),
     clearApiKey: z.tuple([]),
     setProviderTimeouts: z.tuple([providerTimeoutsSchema]),
+    setModelSettings: z.tuple([modelIdSchema, modelSettingsSchema]),
     listModels: z.tuple([]),
     testConnection: z.tuple([]),
     setMode: z.tuple([modeSchema]),

@@ -6,8 +6,16 @@ import { argumentsForHistory } from '../tools/argument-bounds';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
 import type { ChatMessage, ChatToolCall } from './chat-message';
-import { fitHistory } from './context';
+import { learnFromOverflow, readOverflow } from './context-overflow';
 import { AbortedError, type AssistantTurn, type ChatProvider } from './provider';
+import {
+  contextUse,
+  fitRequest,
+  recordUsage,
+  toolsInFixedOrder,
+  type CompactionSwitch,
+  type SessionContext,
+} from './request-fitting';
 import { answerToolCalls, type RunTaint } from './tool-calls';
 import { uniqueCallIds } from './unique-call-ids';
 
@@ -22,7 +30,8 @@ export interface RunLoopDeps {
   readonly services: ToolServices;
   readonly systemPrompt: string;
   readonly maxSteps: number;
-  readonly contextBudgetTokens: number;
+  /** The window, the counter, the fitted conversation and the usage of the session. */
+  readonly context: SessionContext;
   /** The conversation so far; the loop appends through `append`. */
   readonly history: () => readonly ChatMessage[];
   readonly append: (message: ChatMessage) => void;
@@ -46,8 +55,9 @@ export async function runLoop(
 ): Promise<RunOutcome> {
   const { taint } = deps;
   const toolDeps = { ...deps, runId };
+  const compaction: CompactionSwitch = { enabled: true };
   for (let step = 1; step <= deps.maxSteps; step++) {
-    const turn = await askModel(deps, runId, signal);
+    const turn = await askModel(deps, runId, signal, compaction);
     if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
     if (turn.kind === 'failed') {
       // The person saw this text; the model should see it too when the conversation goes on.
@@ -57,7 +67,7 @@ export async function runLoop(
 
     const { text, usage } = turn.turn;
     const toolCalls = uniqueCallIds(turn.turn.toolCalls, deps.history());
-    if (usage) deps.emit({ type: 'usage', runId, usage });
+    if (usage) deps.emit(recordUsage(deps.context, runId, turn.raw, usage));
     deps.append({
       role: 'assistant',
       content: text || null,
@@ -80,7 +90,7 @@ export async function runLoop(
 }
 
 type TurnResult =
-  | { readonly kind: 'ok'; readonly turn: AssistantTurn }
+  | { readonly kind: 'ok'; readonly turn: AssistantTurn; readonly raw: number }
   | { readonly kind: 'stopped'; readonly partialText: string }
   | { readonly kind: 'failed'; readonly message: string; readonly partialText: string };
 
@@ -88,15 +98,42 @@ async function askModel(
   deps: RunLoopDeps,
   runId: string,
   signal: AbortSignal,
+  compaction: CompactionSwitch,
 ): Promise<TurnResult> {
+  let refused = false;
+  for (;;) {
+    const outcome = await askOnce(deps, runId, signal, compaction, refused);
+    if (outcome.kind !== 'overflow') return outcome;
+    // The provider said the request was too long: learned once, fitted again, asked again.
+    refused = true;
+  }
+}
+
+async function askOnce(
+  deps: RunLoopDeps,
+  runId: string,
+  signal: AbortSignal,
+  compaction: CompactionSwitch,
+  refusedBefore: boolean,
+): Promise<TurnResult | { readonly kind: 'overflow' }> {
   let partialText = '';
+  let sentRaw: number | undefined;
   try {
+    const fitted = await fitRequest(
+      { ...deps, tools: toolsInFixedOrder(deps.registry.definitions()) },
+      runId,
+      signal,
+      compaction,
+    );
+    if (fitted.kind === 'stopped') return { kind: 'stopped', partialText };
+    if (fitted.kind === 'failed') {
+      deps.emit({ type: 'error', runId, message: fitted.message, retrying: false });
+      return { kind: 'failed', message: fitted.message, partialText };
+    }
+    deps.emit(contextUse(deps.context, runId, fitted.tokens));
+    sentRaw = fitted.raw;
     const turn = await deps.provider.streamTurn({
-      messages: [
-        { role: 'system', content: deps.systemPrompt },
-        ...fitHistory(deps.history(), deps.contextBudgetTokens),
-      ],
-      tools: deps.registry.definitions(),
+      ...fitted.request,
       signal,
       onTextDelta: (text) => {
         partialText += text;
@@ -110,10 +147,21 @@ async function askModel(
           retrying: true,
         }),
     });
-    return { kind: 'ok', turn };
+    return { kind: 'ok', turn, raw: fitted.raw };
   } catch (error) {
     if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
+    const overflow = refusedBefore || sentRaw === undefined ? undefined : readOverflow(error);
     const message = error instanceof Error ? error.message : String(error);
+    if (overflow && sentRaw !== undefined) {
+      const learned = learnFromOverflow(deps.context, sentRaw, overflow);
+      deps.emit({
+        type: 'error',
+        runId,
+        message: `${message.endsWith('.') ? message.slice(0, -1) : message}. ${learned}`,
+        retrying: true,
+      });
+      return { kind: 'overflow' };
+    }
     deps.emit({ type: 'error', runId, message, retrying: false });
     return { kind: 'failed', message, partialText };
   }

@@ -107,11 +107,13 @@ function createAgentRunController(
 
   /** The agent for this folder, reopened on the same session when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
+    const modelSettings = config.models?.[config.model] ?? {};
     const providerKey = JSON.stringify([
       config.baseUrl,
       config.model,
       config.apiKey ?? '',
       config.timeouts ?? null,
+      modelSettings,
     ]);
     if (current && current.providerKey === providerKey) return current.agent;
     if (current?.agent.agent.activeRunId) {
@@ -131,6 +133,10 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      ...(modelSettings.contextTokens !== undefined
+        ? { contextTokens: modelSettings.contextTokens }
+        : {}),
+      ...(modelSettings.prices ? { prices: modelSettings.prices } : {}),
       // The stored key is never in an environment, but a copy the person exported would be.
       ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(sessionId ? { sessionId } : {}),
@@ -167,6 +173,14 @@ function createAgentRunController(
     async stopRun(runId) {
       current?.agent.agent.stop(runId);
       broker.denyAll('stop', runId);
+    },
+    async compactSession() {
+      ensureOpen();
+      // A session the window has not yet run in this folder has nothing to compact.
+      if (!current) {
+        return { ok: false, message: 'Nothing to compact yet: no conversation in this window.' };
+      }
+      return current.agent.agent.compact();
     },
     async answerApproval(requestId, argsHash, answer) {
       const result = broker.answer(requestId, argsHash, answer, 'person');

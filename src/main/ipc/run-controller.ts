@@ -7,6 +7,7 @@ import type { RunEvent } from '../../shared/events';
 export type RunMethod =
   | 'startRun'
   | 'stopRun'
+  | 'compactSession'
   | 'answerApproval'
   | 'previewAlwaysRule'
   | 'sendTerminalInput'

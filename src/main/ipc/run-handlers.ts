@@ -72,6 +72,7 @@ export function createRunHandlers(
   return {
     startRun: async (task) => (await controller()).startRun(task),
     stopRun: async (runId) => (await controller()).stopRun(runId),
+    compactSession: async () => (await controller()).compactSession(),
     answerApproval: async (requestId, argsHash, answer) =>
       (await controller()).answerApproval(requestId, argsHash, answer),
     previewAlwaysRule: async (requestId) => (await controller()).previewAlwaysRule(requestId),

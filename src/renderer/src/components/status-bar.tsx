@@ -3,12 +3,18 @@ import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
 import { McpStatusItem } from './mcp-status-item';
 import { StatusModeSwitch } from './status-mode-switch';
+import { ContextFigure, UsageFigure } from './status-usage';
 
 export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
   const provider = useAppStore((s) => s.provider);
   const sandbox = useAppStore((s) => s.info?.sandbox);
   const usage = useSessionStore((s) => s.usage);
+  const session = useSessionStore((s) => s.session);
+  const last = useSessionStore((s) => s.lastRequest);
+  const context = useSessionStore((s) => s.context);
   const running = useSessionStore((s) => s.activeRunId !== null);
+  const compacting = useSessionStore((s) => s.compacting);
+  const compact = useSessionStore((s) => s.compact);
 
   return (
     <div className="status-bar" role="status">
@@ -24,9 +30,18 @@ export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JS
       </span>
       <McpStatusItem />
       <span className="spacer" />
-      <span title={`${usage.promptTokens} in, ${usage.completionTokens} out`}>
-        {usage.totalTokens.toLocaleString()} tokens
-      </span>
+      <ContextFigure context={context} />
+      <span className="sep" />
+      <UsageFigure usage={usage} session={session} last={last} />
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => void compact()}
+        disabled={running || compacting}
+        title="Summarise the older part of this session, so later requests carry less"
+      >
+        {compacting ? 'Compacting…' : 'Compact'}
+      </button>
     </div>
   );
 }

@@ -14,6 +14,8 @@ export type RevertState =
 interface SessionStore extends TraceState {
   readonly sessionId: string | null;
   readonly sending: boolean;
+  /** A compaction the person asked for is under way. */
+  readonly compacting: boolean;
   /** Why the last action failed (start, stop, answer), shown above the composer. */
   readonly actionError: string | null;
   /** Undo outcomes per call (`call:<id>`) and per run (`run:<id>`). */
@@ -21,6 +23,7 @@ interface SessionStore extends TraceState {
   apply(sessionId: string, event: RunEvent): void;
   startRun(task: string): Promise<boolean>;
   stopRun(): Promise<void>;
+  compact(): Promise<void>;
   answer(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
   revertCall(callId: string): Promise<void>;
   revertRun(runId: string): Promise<void>;
@@ -45,6 +48,7 @@ export const useSessionStore = create<SessionStore>((set, get) => {
     ...EMPTY_TRACE,
     sessionId: null,
     sending: false,
+    compacting: false,
     actionError: null,
     reverts: {},
     apply(sessionId, event) {
@@ -71,6 +75,19 @@ export const useSessionStore = create<SessionStore>((set, get) => {
         await window.tandem.stopRun(runId);
       } catch (error) {
         set({ actionError: errorMessage(error) });
+      }
+    },
+    async compact() {
+      if (get().compacting) return;
+      set({ compacting: true, actionError: null });
+      try {
+        // Success shows as the compaction notice in the trace; a refusal says why here.
+        const outcome = await window.tandem.compactSession();
+        if (!outcome.ok) set({ actionError: outcome.message });
+      } catch (error) {
+        set({ actionError: errorMessage(error) });
+      } finally {
+        set({ compacting: false });
       }
     },
     async answer(requestId, argsHash, answer) {

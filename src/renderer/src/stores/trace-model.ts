@@ -1,12 +1,13 @@
 // What the session view shows: a list of trace items built from the RunEvent stream.
 import type { ChangeReport } from '../../../shared/change-report';
-import type { ApprovalRequestFields, ApprovalResolvedBy } from '../../../shared/events';
+import type { ApprovalRequestFields, ApprovalResolvedBy, RunEvent } from '../../../shared/events';
 import type {
   ApprovalAnswer,
   SecretMark,
   ToolEffect,
   ToolImage,
   Usage,
+  UsageTotals,
 } from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
@@ -64,11 +65,28 @@ export type TraceItem =
 export interface TraceState {
   readonly items: readonly TraceItem[];
   readonly activeRunId: string | null;
+  /** Requests seen by this window, summed. */
   readonly usage: Usage;
+  /** The session's totals as main last reported them (earlier runs and compactions included). */
+  readonly session: UsageTotals | null;
+  /** The latest request's usage as reported, and its cost when the model has a price. */
+  readonly lastRequest: LastRequest | null;
+  /** What the latest request took of the model's window, as Tandem counted it. */
+  readonly context: ContextUse | null;
 }
+
+export interface LastRequest {
+  readonly usage: Usage;
+  readonly costUsd?: number;
+}
+
+export type ContextUse = Omit<Extract<RunEvent, { type: 'context-use' }>, 'type' | 'runId'>;
 
 export const EMPTY_TRACE: TraceState = {
   items: [],
   activeRunId: null,
   usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  session: null,
+  lastRequest: null,
+  context: null,
 };

@@ -106,7 +106,43 @@ export function applyRunEvent(state: TraceState, event: RunEvent): TraceState {
           completionTokens: state.usage.completionTokens + event.usage.completionTokens,
           totalTokens: state.usage.totalTokens + event.usage.totalTokens,
         },
+        session: event.session ?? state.session,
+        lastRequest: {
+          usage: event.usage,
+          ...(event.costUsd !== undefined ? { costUsd: event.costUsd } : {}),
+        },
       };
+    case 'context-use': {
+      const { type: _type, runId: _runId, ...context } = event;
+      return { ...state, context };
+    }
+    case 'context-compacted': {
+      const n = (value: number): string => value.toLocaleString('en-US');
+      return push(
+        { ...state, session: event.session ?? state.session },
+        {
+          kind: 'notice',
+          id: `compacted-${event.runId}-${state.items.length}`,
+          runId: event.runId,
+          tone: 'info',
+          text:
+            `Context compacted${event.by === 'person' ? ' as you asked' : ' to fit the model’s window'}: ` +
+            `the first ${n(event.keptFrom)} messages are sent as this summary ` +
+            `(${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens); the transcript keeps them all.\n\n` +
+            event.summary,
+        },
+      );
+    }
+    case 'instructions-loaded':
+      return push(state, {
+        kind: 'notice',
+        id: `instructions-${event.runId}-${state.items.length}`,
+        runId: event.runId,
+        tone: event.chars === 0 ? 'warning' : 'info',
+        text:
+          `Project instructions loaded: ${event.file} (${event.chars.toLocaleString('en-US')} characters)` +
+          (event.note ? `; ${event.note}` : ''),
+      });
     case 'run-finished': {
       const ended = endStreaming(state, event.runId);
       const next = {
