@@ -19,6 +19,7 @@ import type { CommandMain } from './commands';
 import { MCP_FLAG_OPTIONS, MCP_FLAG_USAGE, readCliMcpServers } from './mcp-cli-servers';
 import { checkedProjectFolder } from './project-folder';
 import { jsonLine } from './terminal-text';
+import { groupDigits } from '../shared/digit-groups';
 
 const USAGE = `Usage: tandem mcp list --folder DIR [options]
        tandem mcp accept --folder DIR [--yes] [--data-dir DIR]
@@ -125,7 +126,7 @@ function waitMsOf(raw: string): number {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value > MAX_WAIT_MS) {
     throw new CliFailure(
-      `--wait-ms must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      `--wait-ms must be a whole number of milliseconds from 0 to ${groupDigits(MAX_WAIT_MS)}, written with digits only (got "${raw}")`,
       EXIT.usage,
     );
   }
