@@ -62,7 +62,7 @@ export function describeHolder(holder: LockHolder | undefined): string {
 function heldMessage(holder: LockHolder | undefined): string {
   return (
     `This project is open in ${describeHolder(holder)}. This one is read-only: it will not ` +
-    `change files, run commands or undo anything until that one closes.`
+    `change files, run commands or undo anything; once that one has closed, open the folder again.`
   );
 }
 
