@@ -8,11 +8,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
   existsSync,
   fstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -134,24 +134,58 @@ export class ObjectStore {
     return { ...streamed, stats, stable: unchanged(stats, fstatSync(fd)) };
   }
 
-  /** The content of a stored object (small objects only; big ones are copied with `copyOut`). */
+  /**
+   * The content of a stored object (small objects only; big ones are copied with `copyOut`).
+   * Checked like copyOut: what a damaged or crafted store holds never reaches a diff or the model.
+   */
   read(sha256: string): Buffer {
-    return readFileSync(this.pathOf(sha256));
+    const fd = this.openObjectSync(sha256);
+    try {
+      const content = readAll(fd, fstatSync(fd).size);
+      checkHash(sha256, createHash('sha256').update(content).digest('hex'));
+      return content;
+    } finally {
+      closeSync(fd);
+    }
   }
 
-  /** Streams an object into an open file descriptor. */
+  /**
+   * Streams an object into an open file descriptor; throws, after the copy, when the bytes do not
+   * match the object's name (the caller's temp file is then discarded, never renamed into place).
+   */
   async copyOut(sha256: string, fd: number): Promise<void> {
-    const source = await open(this.pathOf(sha256), 'r');
+    const source = await open(this.pathOf(sha256), OBJECT_FLAGS).catch((error: unknown) => {
+      throw notAnObject(sha256, error);
+    });
     try {
+      if (!(await source.stat()).isFile()) throw notAnObject(sha256);
+      const hash = createHash('sha256');
       const buffer = Buffer.allocUnsafe(CHUNK);
       for (;;) {
         const { bytesRead } = await source.read(buffer, 0, CHUNK, null);
-        if (bytesRead === 0) return;
+        if (bytesRead === 0) break;
+        hash.update(buffer.subarray(0, bytesRead));
         writeAll(fd, buffer.subarray(0, bytesRead));
       }
+      checkHash(sha256, hash.digest('hex'));
     } finally {
       await source.close();
     }
+  }
+
+  /** The object, opened only if it is a plain file of the store (no symlink, FIFO or device). */
+  private openObjectSync(sha256: string): number {
+    let fd: number;
+    try {
+      fd = openSync(this.pathOf(sha256), OBJECT_FLAGS);
+    } catch (error) {
+      throw notAnObject(sha256, error);
+    }
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      throw notAnObject(sha256);
+    }
+    return fd;
   }
 
   /** Moves objects an older version kept in `legacy` (same addressing) into this store. */
@@ -236,6 +270,23 @@ export class ObjectStore {
 
   private tempPath(): string {
     return join(this.tmpDir, randomBytes(8).toString('hex'));
+  }
+}
+
+/** An object is a plain file of the store: a symlink is never followed, a FIFO never waited on. */
+const OBJECT_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function notAnObject(sha256: string, cause?: unknown): Error {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (cause !== undefined && code !== 'ELOOP') return cause as Error;
+  return new Error(`the kept copy ${sha256.slice(0, 12)} is not a file of the object store`);
+}
+
+function checkHash(sha256: string, actual: string): void {
+  if (actual !== sha256) {
+    throw new Error(
+      `the kept copy ${sha256.slice(0, 12)} does not match its hash (the data folder is damaged)`,
+    );
   }
 }
 
