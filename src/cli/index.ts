@@ -1,5 +1,6 @@
 // `tandem`: the headless front end over the same core as the window (DESIGN.md §2).
 import { realpathSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { version } from '../../package.json';
 import { EXIT, type CliDeps, type CliIo } from './cli-io';
@@ -28,7 +29,8 @@ export async function main(
     );
     return EXIT.usage;
   }
-  return command.run(rest, io, deps);
+  const run = await command.load();
+  return run(rest, io, deps);
 }
 
 function overview(): string {
@@ -59,8 +61,11 @@ function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
-    stdinIsTTY: process.stdin.isTTY === true,
+    // process.stdin is a stream Node makes on first use (a few ms): only a run that asks reads it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
     env: process.env,
     cwd: process.cwd(),
     onInterrupt: (handler) => {

@@ -15,10 +15,11 @@ import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { MCP_FLAG_OPTIONS, MCP_FLAG_USAGE, readCliMcpServers } from './mcp-cli-servers';
 import { checkedProjectFolder } from './project-folder';
 import { jsonLine } from './terminal-text';
+import { groupDigits } from '../shared/digit-groups';
 
 const USAGE = `Usage: tandem mcp list --folder DIR [options]
        tandem mcp accept --folder DIR [--yes] [--data-dir DIR]
@@ -43,24 +44,19 @@ Examples:
 
 const MAX_WAIT_MS = 600_000;
 
-export const mcpCommand: CliCommand = {
-  name: 'mcp',
-  summary: "list a folder's MCP servers and tools, or accept its .mcp.json",
-  usage: USAGE,
-  async run(argv, io) {
-    const errors = styleFor(io.stderr, io.env, argv.includes('--no-color'));
-    try {
-      return await runMcp(argv, io);
-    } catch (error) {
-      if (error instanceof CliFailure) {
-        // The message can quote a config file, a server name or a path.
-        io.stderr.write(`${errors.paint.red('tandem mcp:')} ${errors.text.line(error.message)}\n`);
-        if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem mcp --help".\n');
-        return error.exitCode;
-      }
-      throw error;
+export const mcpCommand: CommandMain = async (argv, io) => {
+  const errors = styleFor(io.stderr, io.env, argv.includes('--no-color'));
+  try {
+    return await runMcp(argv, io);
+  } catch (error) {
+    if (error instanceof CliFailure) {
+      // The message can quote a config file, a server name or a path.
+      io.stderr.write(`${errors.paint.red('tandem mcp:')} ${errors.text.line(error.message)}\n`);
+      if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem mcp --help".\n');
+      return error.exitCode;
     }
-  },
+    throw error;
+  }
 };
 
 async function runMcp(argv: readonly string[], io: CliIo): Promise<number> {
@@ -130,7 +126,7 @@ function waitMsOf(raw: string): number {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value > MAX_WAIT_MS) {
     throw new CliFailure(
-      `--wait-ms must be a whole number of milliseconds from 0 to ${MAX_WAIT_MS.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      `--wait-ms must be a whole number of milliseconds from 0 to ${groupDigits(MAX_WAIT_MS)}, written with digits only (got "${raw}")`,
       EXIT.usage,
     );
   }

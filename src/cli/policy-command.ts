@@ -4,6 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PermissionMode, SandboxState, ToolEffect } from '../shared/tool-types';
+import { warmBashParser } from '../main/shell/bash-parser';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { defaultDataDir, realDataFolder } from '../main/store/data-dir';
 import type { ToolTarget } from '../main/tools/tool';
@@ -15,7 +16,7 @@ import { decidePolicy, type PolicyDecision } from '../main/permissions/policy';
 import type { PolicyDeps } from '../main/permissions/policy-deps';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { realPolicyDeps } from '../main/permissions/real-policy-deps';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { jsonLine, PLAIN_TERMINAL_TEXT, terminalTextFor, type TerminalText } from './terminal-text';
 
 export interface CommandIo {
@@ -73,6 +74,11 @@ export async function policyCommand(
     );
     return 2;
   }
+  // Side by side with reading the settings: the sandbox probe (a bwrap run) and, for a command,
+  // the shell parser (its wasm compiles), rather than one after the other.
+  const probing = (options.sandbox ?? probeSandbox)();
+  probing.catch(() => undefined); // awaited below; an early return must not leave it unhandled
+  if (flags.command !== undefined) void warmBashParser();
   const env = options.env ?? process.env;
   const dataDir = flags.dataDir ?? defaultDataDir(env);
   const store = new JsonFilePermissionsStore(dataDir);
@@ -85,7 +91,7 @@ export async function policyCommand(
     return 1;
   }
   const mode = flags.mode ?? stored.mode;
-  const sandbox = await (options.sandbox ?? probeSandbox)();
+  const sandbox = await probing;
   const { toolName, effect, target } = subject(flags);
   const decided = await decidePolicy(
     {
@@ -107,21 +113,16 @@ export async function policyCommand(
   return 0;
 }
 
-/** The row for the `tandem` subcommand table. */
-export const policyCliCommand: CliCommand = {
-  name: 'policy',
-  summary: 'show what the permission engine decides for a command or a path, and why',
-  usage: `${POLICY_USAGE}\n`,
-  run: (argv, io) =>
-    policyCommand(
-      argv,
-      {
-        stdout: (text) => void io.stdout.write(text),
-        stderr: (text) => void io.stderr.write(text),
-      },
-      { env: io.env, cwd: io.cwd, text: terminalTextFor(io.stdout, io.env) },
-    ),
-};
+/** `tandem policy` over the CLI's streams. */
+export const policyCliCommand: CommandMain = (argv, io) =>
+  policyCommand(
+    argv,
+    {
+      stdout: (text) => void io.stdout.write(text),
+      stderr: (text) => void io.stderr.write(text),
+    },
+    { env: io.env, cwd: io.cwd, text: terminalTextFor(io.stdout, io.env) },
+  );
 
 interface Flags {
   readonly folder: string;

@@ -15,7 +15,7 @@ import { forgetSecretVariables } from '../main/shell/command-env';
 import { probeSandbox } from '../main/shell/sandbox-probe';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { readCliMcpServers } from './mcp-cli-servers';
 import { chooseProvider, DEFAULT_API_KEY_ENV } from './provider-choice';
 import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flags';
@@ -24,30 +24,25 @@ import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
 import { checkedProjectFolder } from './project-folder';
 
-export const runCommand: CliCommand = {
-  name: 'run',
-  summary: 'run one task in a project folder, asking before every change',
-  usage: RUN_USAGE,
-  async run(argv, io, deps) {
-    let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
-    try {
-      const flags = parseRunFlags(argv, io);
-      if (flags === 'help') {
-        io.stdout.write(RUN_USAGE);
-        return EXIT.ok;
-      }
-      style = styleFor(io.stderr, io.env, flags.noColor);
-      return await runTask(flags, io, deps, style);
-    } catch (error) {
-      if (error instanceof CliFailure) {
-        // The message can quote a file (the permissions store) or a provider's reply.
-        io.stderr.write(`${style.paint.red('tandem run:')} ${style.text.line(error.message)}\n`);
-        if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
-        return error.exitCode;
-      }
-      throw error;
+export const runCommand: CommandMain = async (argv, io, deps) => {
+  let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
+  try {
+    const flags = parseRunFlags(argv, io);
+    if (flags === 'help') {
+      io.stdout.write(RUN_USAGE);
+      return EXIT.ok;
     }
-  },
+    style = styleFor(io.stderr, io.env, flags.noColor);
+    return await runTask(flags, io, deps, style);
+  } catch (error) {
+    if (error instanceof CliFailure) {
+      // The message can quote a file (the permissions store) or a provider's reply.
+      io.stderr.write(`${style.paint.red('tandem run:')} ${style.text.line(error.message)}\n`);
+      if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
+      return error.exitCode;
+    }
+    throw error;
+  }
 };
 
 async function runTask(
@@ -68,6 +63,9 @@ async function runTask(
   // Read once, then gone from this process's environment (in a real run io.env is process.env):
   // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
   forgetSecretVariables(io.env, [apiKeyEnv], secretValues);
+  // The header shows the sandbox: probe it (one bwrap run, after the key is gone from the
+  // environment it inherits) while the session opens, rather than after.
+  const sandbox = probeSandbox();
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
   const chat = createOpenAIProvider({
     baseUrl: provider.baseUrl,
@@ -121,7 +119,10 @@ async function runTask(
     folder,
     dataDir: flags.dataDir,
     ...(flags.mode ? { mode: flags.mode } : {}),
-    stdin: io.stdin,
+    // Read when a card first asks, not now (see processIo).
+    get stdin() {
+      return io.stdin;
+    },
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void io.stderr.write(text),
     style,
@@ -176,7 +177,7 @@ async function runTask(
           model: provider.model,
           baseUrl: provider.baseUrl,
           mode: flags.mode ?? stored.mode,
-          sandbox: await probeSandbox(),
+          sandbox: await sandbox,
         },
         style,
       ),

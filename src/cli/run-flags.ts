@@ -16,6 +16,7 @@ import {
 import { timeoutsFromSettings, type ProviderTimeouts } from '../main/agent/request-watchdog';
 import { defaultDataDir } from '../main/store/data-dir';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
+import { groupDigits } from '../shared/digit-groups';
 import {
   checkMcpFlags,
   MCP_FLAG_OPTIONS,
@@ -252,7 +253,7 @@ function positiveInteger(flag: string, raw: string, max: number, min = 1): numbe
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new CliFailure(
-      `${flag} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      `${flag} must be a whole number from ${groupDigits(min)} to ${groupDigits(max)}, written with digits only (got "${raw}")`,
       EXIT.usage,
     );
   }

@@ -11,6 +11,7 @@ import type { CliStyle } from './cli-style';
 import { createCommandOutputView } from './command-output-view';
 import { shellEnding } from './shell-ending';
 import { jsonLine } from './terminal-text';
+import { groupDigits } from '../shared/digit-groups';
 
 export interface EventPrinterOptions {
   readonly json: boolean;
@@ -142,7 +143,7 @@ function masked(count: number): string {
   return count === 1 ? '1 secret masked for the model' : `${count} secrets masked for the model`;
 }
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = (value: number): string => groupDigits(value);
 
 /** At most 160 characters, cut between code points (before escaping, so no escape is cut). */
 function short(value: string): string {

@@ -43,7 +43,9 @@ export function createRunPermissionGate(options: RunPermissionGateOptions): RunP
   });
   const grants = new GrantBook();
   const asker = createTerminalAsker({
-    input: options.stdin,
+    get input() {
+      return options.stdin;
+    },
     interactive: options.stdinIsTTY,
     write: options.write,
     ...(options.style ? { text: options.style.text, paint: options.style.paint } : {}),

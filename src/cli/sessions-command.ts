@@ -3,7 +3,7 @@
 import { listSessionSummaries, type SessionStatus } from '../main/agent/session-summaries';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { displayWidth } from './markdown-terminal';
 import { parseProjectFlags } from './project-flags';
 import { jsonLine } from './terminal-text';
@@ -26,27 +26,22 @@ Examples:
   tandem undo --folder ~/code/app --session <id>
 `;
 
-export const sessionsCommand: CliCommand = {
-  name: 'sessions',
-  summary: "list a project's sessions (id, time, status, first task)",
-  usage: SESSIONS_USAGE,
-  async run(argv, io) {
-    let style = styleFor(io.stdout, io.env, argv.includes('--no-color'));
-    try {
-      const parsed = parseProjectFlags(argv, io, {});
-      if (parsed === 'help') {
-        io.stdout.write(SESSIONS_USAGE);
-        return EXIT.ok;
-      }
-      style = styleFor(io.stdout, io.env, parsed.flags.noColor);
-      return listSessions(parsed.flags, io, style);
-    } catch (error) {
-      if (!(error instanceof CliFailure)) throw error;
-      io.stderr.write(`${style.paint.red('tandem sessions:')} ${style.text.line(error.message)}\n`);
-      if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem sessions --help".\n');
-      return error.exitCode;
+export const sessionsCommand: CommandMain = async (argv, io) => {
+  let style = styleFor(io.stdout, io.env, argv.includes('--no-color'));
+  try {
+    const parsed = parseProjectFlags(argv, io, {});
+    if (parsed === 'help') {
+      io.stdout.write(SESSIONS_USAGE);
+      return EXIT.ok;
     }
-  },
+    style = styleFor(io.stdout, io.env, parsed.flags.noColor);
+    return listSessions(parsed.flags, io, style);
+  } catch (error) {
+    if (!(error instanceof CliFailure)) throw error;
+    io.stderr.write(`${style.paint.red('tandem sessions:')} ${style.text.line(error.message)}\n`);
+    if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem sessions --help".\n');
+    return error.exitCode;
+  }
 };
 
 function listSessions(

@@ -7,7 +7,7 @@ import { revertCallOutcome, revertRunOutcome } from '../main/workspace/revert-ou
 import type { RevertOutcome } from '../shared/api';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
-import type { CliCommand } from './commands';
+import type { CommandMain } from './commands';
 import { parseProjectFlags, type ProjectFlags } from './project-flags';
 import { jsonLine } from './terminal-text';
 
@@ -38,63 +38,58 @@ Exit codes: 0 undone (or listed), 1 not undone (a file changed since, or nothing
 2 bad flags, 3 a missing folder or session.
 `;
 
-export const undoCommand: CliCommand = {
-  name: 'undo',
-  summary: 'revert the file changes of a call or a run',
-  usage: UNDO_USAGE,
-  async run(argv, io) {
-    let style = styleFor(io.stdout, io.env, argv.includes('--no-color'));
-    try {
-      const parsed = parseProjectFlags(argv, io, {
-        session: { type: 'string' },
-        call: { type: 'string' },
-        run: { type: 'string' },
-      });
-      if (parsed === 'help') {
-        io.stdout.write(UNDO_USAGE);
-        return EXIT.ok;
-      }
-      style = styleFor(io.stdout, io.env, parsed.flags.noColor);
-      const { session, call, run } = parsed.values;
-      if (!session) throw new CliFailure('--session is required', EXIT.usage);
-      if (call !== undefined && run !== undefined) {
-        throw new CliFailure('give --call or --run, not both', EXIT.usage);
-      }
-      let undo: SessionUndo;
-      try {
-        undo = await openSessionUndo(parsed.flags.dataDir, parsed.flags.folder, session);
-      } catch (error) {
-        throw new CliFailure((error as Error).message, EXIT.setup);
-      }
-      try {
-        if (call !== undefined) {
-          return outcome(
-            revertCallOutcome(await undo.revertCall(call), parsed.flags.folder),
-            parsed.flags,
-            io,
-            style,
-          );
-        }
-        if (run !== undefined) {
-          return outcome(
-            revertRunOutcome(await undo.revertRun(run), parsed.flags.folder),
-            parsed.flags,
-            io,
-            style,
-          );
-        }
-        return list(undo, parsed.flags, session, io, style);
-      } finally {
-        // The project lock goes with the journal: the window may open the project next.
-        await undo.close();
-      }
-    } catch (error) {
-      if (!(error instanceof CliFailure)) throw error;
-      io.stderr.write(`${style.paint.red('tandem undo:')} ${style.text.line(error.message)}\n`);
-      if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem undo --help".\n');
-      return error.exitCode;
+export const undoCommand: CommandMain = async (argv, io) => {
+  let style = styleFor(io.stdout, io.env, argv.includes('--no-color'));
+  try {
+    const parsed = parseProjectFlags(argv, io, {
+      session: { type: 'string' },
+      call: { type: 'string' },
+      run: { type: 'string' },
+    });
+    if (parsed === 'help') {
+      io.stdout.write(UNDO_USAGE);
+      return EXIT.ok;
     }
-  },
+    style = styleFor(io.stdout, io.env, parsed.flags.noColor);
+    const { session, call, run } = parsed.values;
+    if (!session) throw new CliFailure('--session is required', EXIT.usage);
+    if (call !== undefined && run !== undefined) {
+      throw new CliFailure('give --call or --run, not both', EXIT.usage);
+    }
+    let undo: SessionUndo;
+    try {
+      undo = await openSessionUndo(parsed.flags.dataDir, parsed.flags.folder, session);
+    } catch (error) {
+      throw new CliFailure((error as Error).message, EXIT.setup);
+    }
+    try {
+      if (call !== undefined) {
+        return outcome(
+          revertCallOutcome(await undo.revertCall(call), parsed.flags.folder),
+          parsed.flags,
+          io,
+          style,
+        );
+      }
+      if (run !== undefined) {
+        return outcome(
+          revertRunOutcome(await undo.revertRun(run), parsed.flags.folder),
+          parsed.flags,
+          io,
+          style,
+        );
+      }
+      return list(undo, parsed.flags, session, io, style);
+    } finally {
+      // The project lock goes with the journal: the window may open the project next.
+      await undo.close();
+    }
+  } catch (error) {
+    if (!(error instanceof CliFailure)) throw error;
+    io.stderr.write(`${style.paint.red('tandem undo:')} ${style.text.line(error.message)}\n`);
+    if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem undo --help".\n');
+    return error.exitCode;
+  }
 };
 
 function outcome(result: RevertOutcome, flags: ProjectFlags, io: CliIo, style: CliStyle): number {

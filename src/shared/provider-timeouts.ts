@@ -1,6 +1,7 @@
 // How long Tandem waits for a model provider, in seconds, as the person sets it (Settings, or
 // `tandem run` flags): to start answering, between useful pieces of an answer, and in all.
 import { z } from 'zod';
+import { groupDigits } from './digit-groups';
 
 export interface ProviderTimeoutSettings {
   /** From sending a request until the answer starts. */
@@ -71,7 +72,7 @@ const seconds = (key: keyof ProviderTimeoutSettings) => {
     .number()
     .int(`${field.label} must be a whole number of seconds`)
     .min(field.min, `${field.label} must be at least ${field.min} s`)
-    .max(field.max, `${field.label} must be at most ${field.max.toLocaleString('en-US')} s`);
+    .max(field.max, `${field.label} must be at most ${groupDigits(field.max)} s`);
 };
 
 export const providerTimeoutsSchema = z

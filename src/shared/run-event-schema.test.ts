@@ -22,7 +22,7 @@ function toolResult(images: unknown): unknown {
 
 describe('tool-result images in the RunEvent schema', () => {
   it('keeps the images of a result through a reload', () => {
-    const parsed = runEventSchema.safeParse(toolResult([{ mimeType: 'image/png', data: PNG }]));
+    const parsed = runEventSchema().safeParse(toolResult([{ mimeType: 'image/png', data: PNG }]));
     expect(parsed.success).toBe(true);
     const event = parsed.data as Extract<RunEvent, { type: 'tool-result' }>;
     expect(event.images).toEqual([{ mimeType: 'image/png', data: PNG }]);
@@ -37,11 +37,11 @@ describe('tool-result images in the RunEvent schema', () => {
     ],
     ['more images than one result shows', Array(5).fill({ mimeType: 'image/png', data: PNG })],
   ])('skips a result with %s', (_, images) => {
-    expect(runEventSchema.safeParse(toolResult(images)).success).toBe(false);
+    expect(runEventSchema().safeParse(toolResult(images)).success).toBe(false);
   });
 
   it('keeps only the type and the data of an image', () => {
-    const parsed = runEventSchema.safeParse(
+    const parsed = runEventSchema().safeParse(
       toolResult([{ mimeType: 'image/png', data: PNG, src: 'https://example.com/x.png' }]),
     );
     const event = parsed.data as Extract<RunEvent, { type: 'tool-result' }>;

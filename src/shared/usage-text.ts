@@ -1,8 +1,9 @@
 // Token figures in words, the same in the CLI and the window.
 import type { RunEvent, WindowSource } from './events';
 import type { Usage, UsageTotals } from './tool-types';
+import { groupDigits } from './digit-groups';
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = (value: number): string => groupDigits(value);
 
 /** "3 requests: 12,345 prompt tokens (8,000 cached), 567 completion, $0.0123" */
 export function describeTotals(totals: UsageTotals): string {

@@ -6,6 +6,7 @@ import type { ChatMessage } from './chat-message';
 import type { ChatProvider } from './provider';
 import { compact, limitsFor, toolsInFixedOrder } from './request-fitting';
 import type { SessionContextSource } from './session-context';
+import { groupDigits } from '../../shared/digit-groups';
 
 export interface CompactResult {
   readonly ok: boolean;
@@ -49,7 +50,7 @@ export async function compactOnRequest(request: CompactRequest): Promise<Compact
       case 'done':
         return {
           ok: true,
-          message: `The earlier conversation (${outcome.replacedMessages.toLocaleString('en-US')} messages) is summarised; the transcript keeps it all.`,
+          message: `The earlier conversation (${groupDigits(outcome.replacedMessages)} messages) is summarised; the transcript keeps it all.`,
         };
       case 'stopped':
         return { ok: false, message: 'Compaction stopped.' };

@@ -7,6 +7,7 @@ import { SUMMARY_HEADER } from './context';
 import type { ModelWindow } from './model-window';
 import type { ChatProvider } from './provider';
 import type { MessageCounter } from './token-counter';
+import { groupDigits } from '../../shared/digit-groups';
 
 export const SUMMARISER_PROMPT = [
   'You summarise the earlier part of a working session between a person and a coding agent (you),',
@@ -145,7 +146,7 @@ function digestLines(message: ChatMessage, level: Level): string[] {
       return lines;
     }
     case 'tool': {
-      const size = `${message.content.length.toLocaleString('en-US')} characters`;
+      const size = `${groupDigits(message.content.length)} characters`;
       return level.output === 0 ? [`→ (${size})`] : [`→ ${clip(message.content, level.output)}`];
     }
   }
@@ -178,5 +179,5 @@ function clip(text: string, limit: number): string {
     .join(' ⏎ ');
   return flat.length <= limit && text.length <= limit * 2 + 64
     ? flat
-    : `${flat.slice(0, limit)}… (${text.length.toLocaleString('en-US')} characters)`;
+    : `${flat.slice(0, limit)}… (${groupDigits(text.length)} characters)`;
 }

@@ -6,6 +6,7 @@
 // states, and the request fitted again. A second refusal in a row is reported as it is.
 import { ProviderError } from './provider-faults';
 import type { SessionContext } from './request-fitting';
+import { groupDigits } from '../../shared/digit-groups';
 
 export interface Overflow {
   /** The window the provider states, when it does. */
@@ -65,7 +66,7 @@ export function learnFromOverflow(
       source: 'provider',
     };
   }
-  const n = (value: number): string => value.toLocaleString('en-US');
+  const n = (value: number): string => groupDigits(value);
   return (
     'The provider refused the request as too long for the model' +
     (limit !== undefined ? ` (its window: ${n(limit)} tokens)` : '') +

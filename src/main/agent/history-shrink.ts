@@ -2,6 +2,7 @@
 // end), a call's long arguments keep their short fields and the first lines of long ones, a long
 // text of the model keeps its head and tail. Each says what was cut, and arguments stay valid JSON.
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { groupDigits } from '../../shared/digit-groups';
 
 /** Texts up to this long are left whole: shortening them would save little. */
 export const SHRINK_ABOVE_CHARS = 800;
@@ -22,7 +23,7 @@ export function shrinkOldOutput(message: ToolMessage): ToolMessage {
   const head = content.slice(0, KEEP_CHARS);
   return {
     ...message,
-    content: `${head}\n[… older tool output shortened to save context: ${(content.length - head.length).toLocaleString('en-US')} characters cut; run the tool again if you need it …]`,
+    content: `${head}\n[… older tool output shortened to save context: ${groupDigits(content.length - head.length)} characters cut; run the tool again if you need it …]`,
   };
 }
 
@@ -89,13 +90,13 @@ function shortenValue(value: unknown): unknown {
     if (value.length <= KEEP_ARGUMENT_CHARS) return value;
     const lines = value.split('\n');
     const head = lines.slice(0, ARGUMENT_HEAD_LINES).join('\n').slice(0, KEEP_ARGUMENT_CHARS);
-    return `${head}\n[… ${value.length.toLocaleString('en-US')} characters (${lines.length.toLocaleString('en-US')} lines) in all; the rest cut to save context, this call was answered …]`;
+    return `${head}\n[… ${groupDigits(value.length)} characters (${groupDigits(lines.length)} lines) in all; the rest cut to save context, this call was answered …]`;
   }
   if (value === null || typeof value !== 'object') return value;
   const json = JSON.stringify(value);
   return json.length <= KEEP_ARGUMENT_CHARS
     ? value
-    : `[… ${json.length.toLocaleString('en-US')} characters of JSON cut to save context …]`;
+    : `[… ${groupDigits(json.length)} characters of JSON cut to save context …]`;
 }
 
 function headAndTail(content: string, what: string, advice = ''): string {

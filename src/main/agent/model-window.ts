@@ -5,6 +5,7 @@ import type { WindowSource } from '../../shared/events';
 import { knownModel } from './known-models';
 import type { ModelEntry } from './provider-probe';
 import type { TokenEncoding } from './token-counter';
+import { groupDigits } from '../../shared/digit-groups';
 
 /** A window no current chat model is smaller than, for a model nothing is known about. */
 export const UNKNOWN_MODEL_CONTEXT_TOKENS = 32_768;
@@ -85,7 +86,7 @@ export function describeWindow(window: ModelWindow): string {
     table: 'known for this model',
     default: 'unknown model: a cautious default',
   }[window.source];
-  const n = (value: number): string => value.toLocaleString('en-US');
+  const n = (value: number): string => groupDigits(value);
   const capped =
     window.modelContextTokens !== undefined
       ? `Tandem's working limit; the model takes ${n(window.modelContextTokens)}, ${from}`

@@ -4,6 +4,7 @@
 // verified) and bounded.
 import { guardPath } from '../workspace/path-guard';
 import { readFileVerified } from '../workspace/verified-fs';
+import { groupDigits } from '../../shared/digit-groups';
 
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md'];
 /** At most this much is sent (about 5,000 tokens); small windows get less (see the caller). */
@@ -56,7 +57,7 @@ async function readInstructions(
       .trim();
     if (text === '') return undefined;
     if (text.length <= maxChars) return { file, text };
-    const cut = `cut at ${maxChars.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters`;
+    const cut = `cut at ${groupDigits(maxChars)} of ${groupDigits(text.length)} characters`;
     return { file, text: `${text.slice(0, maxChars)}\n[… ${file} ${cut} …]`, note: cut };
   } catch {
     // Unreadable (permissions, a race with a rename): as if it were not there.

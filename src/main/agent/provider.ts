@@ -21,6 +21,7 @@ import {
 import { ProtocolFault, readChunk } from './stream-chunk';
 import { createProviderFetch } from './provider-fetch';
 import { ToolCallAssembler } from './tool-call-assembly';
+import { groupDigits } from '../../shared/digit-groups';
 
 export { ProviderError } from './provider-faults';
 
@@ -146,7 +147,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
       received += chunk.text.length;
       if (received > MAX_TURN_CHARS) {
         throw new ProtocolFault(
-          `the model's answer passed ${MAX_TURN_CHARS.toLocaleString('en-US')} characters of text and tool calls, more than one answer may hold`,
+          `the model's answer passed ${groupDigits(MAX_TURN_CHARS)} characters of text and tool calls, more than one answer may hold`,
         );
       }
       if (chunk.text) {

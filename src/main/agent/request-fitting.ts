@@ -11,6 +11,7 @@ import type { ModelWindow } from './model-window';
 import { AbortedError, type ChatProvider, type TurnRequest } from './provider';
 import type { MessageCounter } from './token-counter';
 import type { UsageMeter } from './usage-meter';
+import { groupDigits } from '../../shared/digit-groups';
 
 /** A session's context: its window, its counter, its fitted conversation and its usage. */
 export interface SessionContext {
@@ -75,7 +76,7 @@ export async function fitRequest(
       kind: 'failed',
       message:
         `The conversation does not fit the model's context window even shortened: about ` +
-        `${tokens.toLocaleString('en-US')} tokens where ${limits.promptTokens.toLocaleString('en-US')} ` +
+        `${groupDigits(tokens)} tokens where ${groupDigits(limits.promptTokens)} ` +
         "fit. The latest message, or the model's latest turn with its results, is too long for this " +
         'model: send a shorter message or choose a model with a larger window.',
     };

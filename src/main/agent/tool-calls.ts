@@ -7,7 +7,7 @@ import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/ga
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { ChatMessage, ChatToolCall } from './chat-message';
-import { maskSecrets } from './secret-mask';
+import type { maskSecrets as MaskSecrets } from './secret-mask';
 
 export interface ToolCallDeps {
   readonly registry: ToolRegistry;
@@ -65,6 +65,15 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
  */
 export const MAX_CONCURRENT_READS = 8;
 
+// The secret masker brings re2js (about 300 KB of code): loaded by the first turn with tool calls
+// (or the warm-up, src/main/agent/session-warm-up.ts), not before the first model request.
+let secretMask: Promise<typeof import('./secret-mask')> | undefined;
+
+export function loadSecretMask(): Promise<typeof import('./secret-mask')> {
+  secretMask ??= import('./secret-mask');
+  return secretMask;
+}
+
 /**
  * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
  * so the transcript holds what already ran even if the app dies during a later call.
@@ -76,6 +85,7 @@ export async function answerToolCalls(
   signal: AbortSignal,
   onAnswered: (answers: readonly ToolMessage[]) => void = () => {},
 ): Promise<ToolMessage[]> {
+  const { maskSecrets } = await loadSecretMask();
   const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
   let index = 0;
   while (index < calls.length) {
@@ -87,7 +97,7 @@ export async function answerToolCalls(
       }
     }
     const results = await mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
-      answerOne(calls[i] as ChatToolCall, deps, taint, signal),
+      answerOne(calls[i] as ChatToolCall, deps, taint, signal, maskSecrets),
     );
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
     onAnswered(results);
@@ -125,6 +135,7 @@ async function answerOne(
   deps: ToolCallDeps,
   taint: RunTaint,
   signal: AbortSignal,
+  maskSecrets: typeof MaskSecrets,
 ): Promise<ToolMessage> {
   const started = Date.now();
   const prepared = deps.registry.prepare(call.function.name, call.function.arguments);

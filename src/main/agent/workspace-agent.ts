@@ -19,6 +19,7 @@ import {
 import { createAgent, type Agent } from './agent';
 import { describeInterrupted } from './interrupted-calls';
 import type { McpToolSource } from '../mcp/mcp-host';
+import { warmingUpOnFirstTurn, warmUpForCommands } from './session-warm-up';
 import type { ChatProvider } from './provider';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
@@ -48,6 +49,11 @@ export interface WorkspaceAgentOptions {
   readonly prices?: ModelPrices;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
+  /**
+   * What the first command needs, prepared while the first model request is out
+   * (session-warm-up.ts); the real steps when absent. Tests may give their own to observe it.
+   */
+  readonly warmUp?: (folder: string) => Promise<void>;
   /** Lock and tracker settings (tests, the bench). */
   readonly project?: Pick<ProjectJournalOptions, 'lock' | 'tracker'>;
   /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
@@ -149,8 +155,9 @@ async function compose(
   const registry = createToolRegistry(tools);
   const detachMcp = options.mcp?.attach(registry);
   const mcp = options.mcp;
+  const warmUp = options.warmUp ?? warmUpForCommands;
   const agent = createAgent({
-    provider: options.provider,
+    provider: warmingUpOnFirstTurn(options.provider, () => void warmUp(options.folder)),
     registry,
     ...(mcp
       ? {

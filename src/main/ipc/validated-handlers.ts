@@ -26,7 +26,7 @@ export function createValidatedDispatcher(handlers: TandemHandlers): InvokeDispa
     if (!Array.isArray(args)) {
       throw new IpcValidationError(`tandem.${method}: arguments must be a list.`);
     }
-    const schema = ipcArgSchemas[method];
+    const schema = ipcArgSchemas()[method];
     const arity = schema.def.items.length;
     if (args.length !== arity) {
       throw new IpcValidationError(

@@ -1,5 +1,6 @@
 // The tail of a server's stderr: the last `maxChars` characters and a count of what was dropped,
 // so a server that prints 50 MB costs a fixed amount of memory and the window still sees its end.
+import { groupDigits } from '../../shared/digit-groups';
 
 export const DEFAULT_LOG_CHARS = 32 * 1024;
 
@@ -34,7 +35,7 @@ export class BoundedLog {
   /** The kept text, with a first line saying how much came before it. */
   tail(): string {
     if (this.droppedChars === 0) return this.text;
-    return `[… ${this.droppedChars.toLocaleString('en-US')} earlier characters not kept …]\n${this.text}`;
+    return `[… ${groupDigits(this.droppedChars)} earlier characters not kept …]\n${this.text}`;
   }
 
   clear(): void {

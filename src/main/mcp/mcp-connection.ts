@@ -2,12 +2,7 @@
 // follow tools/list_changed, and restart with backoff after a crash, until stopped. A server that
 // hangs, crashes or floods never blocks anyone: every wait has a limit and a clear reason.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool as McpToolDefinition,
-} from '@modelcontextprotocol/sdk/types.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import type {
   McpSandboxInfo,
   McpServerChoices,
@@ -17,6 +12,7 @@ import type {
 import type { SandboxState } from '../../shared/tool-types';
 import { BoundedLog } from './bounded-log';
 import { commandLineOf, type McpServerSpec } from './mcp-config';
+import { loadMcpSdk, mcpSdk } from './mcp-sdk';
 import type { McpCallOptions, McpCaller } from './mcp-tool';
 import { listAllTools } from './mcp-tool-list';
 import {
@@ -148,6 +144,8 @@ export class McpConnection implements McpCaller {
       prepare: (client: Client) => this.watch(client, generation),
     };
     try {
+      await loadMcpSdk();
+      if (this.stopping || generation !== this.generation) return;
       const { spec } = this.entry;
       if (spec.kind === 'stdio') {
         this.launch = await planStdioLaunch({
@@ -207,7 +205,7 @@ export class McpConnection implements McpCaller {
         listing = false;
       }
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(mcpSdk().ToolListChangedNotificationSchema, () => {
       if (generation !== this.generation || this.state.state !== 'ready') return;
       if (listing) again = true;
       else void refresh();
@@ -268,7 +266,7 @@ export class McpConnection implements McpCaller {
     }
     const result = await client.request(
       { method: 'tools/call', params: { name: tool, arguments: args } },
-      CallToolResultSchema,
+      mcpSdk().CallToolResultSchema,
       {
         signal: options.signal,
         onprogress: options.onProgress,

@@ -2,8 +2,9 @@
 // of failing the whole list (the SDK's own listTools would reject it all, and would compile every
 // output schema on the way).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolSchema, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { mcpSdk } from './mcp-sdk';
 
 const MAX_PAGES = 50;
 const MAX_TOOLS = 1000;
@@ -29,7 +30,7 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
       { timeout: timeoutMs },
     );
     for (const raw of result.tools) {
-      const parsed = ToolSchema.safeParse(raw);
+      const parsed = mcpSdk().ToolSchema.safeParse(raw);
       const name = nameOf(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

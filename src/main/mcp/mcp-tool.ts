@@ -9,9 +9,9 @@ import type {
   Tool as McpToolDefinition,
   ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolEffect } from '../../shared/tool-types';
 import type { AnyTool, ToolReturn } from '../tools/tool';
+import { loadedMcpSdk } from './mcp-sdk';
 import { toolReturnOf } from './mcp-result';
 
 export const MCP_TOOL_PREFIX = 'mcp__';
@@ -129,7 +129,9 @@ function progressLine(progress: Progress): string {
 }
 
 function protocolError(server: string, tool: string, error: unknown): string {
-  if (error instanceof McpError) {
+  // A call went out on an open connection, so the SDK is loaded; without it, no McpError exists.
+  const sdk = loadedMcpSdk();
+  if (sdk && error instanceof sdk.McpError) {
     return `Error: the MCP server "${server}" answered the call of "${tool}" with an error (code ${error.code}): ${error.message}`;
   }
   const message = error instanceof Error ? error.message : String(error);

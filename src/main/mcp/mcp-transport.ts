@@ -1,12 +1,11 @@
 // Opens one server's connection: a stdio server started by its launch plan inside the sandbox, or
 // a remote one over Streamable HTTP, falling back to the older SSE transport when the server does
 // not speak the newer one. Each attempt gets a fresh Client, as the SDK expects.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpSandboxInfo } from '../../shared/mcp-types';
 import type { McpServerSpec } from './mcp-config';
+import { mcpSdk } from './mcp-sdk';
 import { SandboxedStdioTransport } from './sandboxed-stdio-transport';
 import type { StdioLaunch } from './stdio-launch';
 
@@ -35,7 +34,7 @@ export async function connectStdio(
     onStderr: hooks.onStderr,
     onExit: hooks.onExit,
   });
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new (mcpSdk().Client)(CLIENT_INFO, { capabilities: {} });
   hooks.prepare(client);
   try {
     await client.connect(transport, { timeout: hooks.timeoutMs });
@@ -53,9 +52,9 @@ export async function connectRemote(
   const url = new URL(spec.url);
   const requestInit: RequestInit = { headers: { ...spec.headers } };
   if (spec.kind === 'http') {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new (mcpSdk().Client)(CLIENT_INFO, { capabilities: {} });
     hooks.prepare(client);
-    const transport = new StreamableHTTPClientTransport(url, { requestInit });
+    const transport = new (mcpSdk().StreamableHTTPClientTransport)(url, { requestInit });
     try {
       await client.connect(transport, { timeout: hooks.timeoutMs });
       return { client, transport, kind: 'http' };
@@ -67,9 +66,9 @@ export async function connectRemote(
       hooks.onStderr(`[tandem] Streamable HTTP refused (${why}); trying SSE\n`);
     }
   }
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new (mcpSdk().Client)(CLIENT_INFO, { capabilities: {} });
   hooks.prepare(client);
-  const transport = new SSEClientTransport(url, {
+  const transport = new (mcpSdk().SSEClientTransport)(url, {
     requestInit,
     eventSourceInit: {
       fetch: (input, init) =>

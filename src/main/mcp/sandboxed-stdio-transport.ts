@@ -4,9 +4,9 @@
 // stdout buffer capped, so a server that floods either stream cannot grow our memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { killProcessTree } from '../shell/process-reaper';
+import { mcpSdk } from './mcp-sdk';
 import type { StdioLaunch } from './stdio-launch';
 
 /** Largest single message accepted from a server's stdout. */
@@ -25,7 +25,7 @@ export class SandboxedStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_STDOUT_MESSAGE_BYTES });
+  private readonly buffer = new (mcpSdk().ReadBuffer)({ maxBufferSize: MAX_STDOUT_MESSAGE_BYTES });
   private closed = false;
 
   constructor(
@@ -97,7 +97,7 @@ export class SandboxedStdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error('the server is not running'));
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(mcpSdk().serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());
     });
   }

@@ -52,7 +52,7 @@ export function eventsFromTranscript(text: string): RunEvent[] {
     const { kind, event } = entry as { kind?: unknown; event?: unknown };
     if (kind !== 'event') continue;
     // A damaged event is skipped like a torn line: checked against the schema, never trusted.
-    const parsed = runEventSchema.safeParse(event);
+    const parsed = runEventSchema().safeParse(event);
     if (parsed.success) events.push(parsed.data);
   }
   return events;

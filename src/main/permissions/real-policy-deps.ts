@@ -1,6 +1,10 @@
 // The policy's real collaborators: the shell classifier and the path guard, exactly as they run.
-import { classifyCommand } from '../shell/command-classifier';
+import { classifyCommandLazily } from '../shell/lazy-classifier';
 import { guardPath, isInsideGitDir } from '../workspace/path-guard';
 import type { PolicyDeps } from './policy-deps';
 
-export const realPolicyDeps: PolicyDeps = { classifyCommand, guardPath, isInsideGitDir };
+export const realPolicyDeps: PolicyDeps = {
+  classifyCommand: classifyCommandLazily,
+  guardPath,
+  isInsideGitDir,
+};

@@ -2,7 +2,7 @@
 // started is left. Each call gets its own pty, so each trace card has its own output and exit code.
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import * as pty from 'node-pty';
+import type { IPty } from 'node-pty';
 import { commandEnv } from './command-env';
 import type { GitMode } from './command-env';
 import { OutputCapture } from './output-capture';
@@ -71,7 +71,17 @@ function signalName(signal: number | undefined): string | null {
   return entry ? entry[0] : `signal ${signal}`;
 }
 
-export function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
+// node-pty (a native addon) is loaded by the first command, or when a session opens
+// (src/main/agent/session-warm-up.ts), not by every process that imports the shell tool.
+let loadingPty: Promise<typeof import('node-pty')> | undefined;
+
+export function loadPty(): Promise<typeof import('node-pty')> {
+  loadingPty ??= import('node-pty');
+  return loadingPty;
+}
+
+export async function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
+  const { spawn } = await loadPty();
   const started = Date.now();
   const argv = (options.wrap ?? ((a: readonly string[]) => a))(shellArgv(options.command));
   const [file, ...args] = argv;
@@ -93,9 +103,9 @@ export function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
       });
       return;
     }
-    let term: pty.IPty;
+    let term: IPty;
     try {
-      term = pty.spawn(file, args, {
+      term = spawn(file, args, {
         name: 'xterm-256color',
         cols: options.cols ?? 120,
         rows: options.rows ?? 30,

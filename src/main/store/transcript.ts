@@ -128,7 +128,7 @@ export function readTranscript<M>(file: string, messageSchema: z.ZodType<M>): Lo
         return;
       }
       case 'event': {
-        const parsed = runEventSchema.safeParse(record.event);
+        const parsed = runEventSchema().safeParse(record.event);
         if (parsed.success) events.push(parsed.data);
         else skip(index + 1, `a damaged event (${firstIssue('event', parsed.error)})`);
         return;

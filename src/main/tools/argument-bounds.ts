@@ -1,6 +1,7 @@
 // Limits on a call's arguments, checked on the raw text before anything parses, copies or writes
 // them: a model can send megabytes, or arrays nested thousands deep that make every recursive
 // walk (JSON.stringify, a preview, a hash) throw "Maximum call stack size exceeded".
+import { groupDigits } from '../../shared/digit-groups';
 
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;
 export const MAX_ARGUMENT_DEPTH = 64;
@@ -59,8 +60,8 @@ export function describeBoundsProblem(toolName: string, problem: ArgumentBoundsP
   switch (problem.kind) {
     case 'size':
       return (
-        `Error: the arguments for ${toolName} are ${problem.bytes.toLocaleString('en-US')} bytes; ` +
-        `the limit is ${problem.limit.toLocaleString('en-US')}. Send less at once ` +
+        `Error: the arguments for ${toolName} are ${groupDigits(problem.bytes)} bytes; ` +
+        `the limit is ${groupDigits(problem.limit)}. Send less at once ` +
         '(for a big file, write it in parts or edit only what changes).'
       );
     case 'depth':
@@ -74,9 +75,7 @@ export function describeBoundsProblem(toolName: string, problem: ArgumentBoundsP
 /** What the trace shows for arguments that were refused unread: their start, and their size. */
 export function refusedArgumentsPreview(text: string): string {
   const head = text.slice(0, 200);
-  return text.length > head.length
-    ? `${head}… (${text.length.toLocaleString('en-US')} characters)`
-    : head;
+  return text.length > head.length ? `${head}… (${groupDigits(text.length)} characters)` : head;
 }
 
 /**
@@ -89,6 +88,6 @@ export function argumentsForHistory(text: string, maxBytes: number = MAX_ARGUMEN
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return text;
   return JSON.stringify({
-    omitted: `${bytes.toLocaleString('en-US')} bytes of arguments, over the limit of ${maxBytes.toLocaleString('en-US')}; not kept`,
+    omitted: `${groupDigits(bytes)} bytes of arguments, over the limit of ${groupDigits(maxBytes)}; not kept`,
   });
 }

@@ -1,5 +1,5 @@
 // The one list of built-in tools: files, fetch and shell. MCP tools join the same registry later.
-import { classifyCommand } from '../shell/command-classifier';
+import { classifyCommandLazily } from '../shell/lazy-classifier';
 import { defaultBasis } from '../shell/sandbox-access';
 import { createFileTools } from './files';
 import { fetchUrlTool } from './fetch-url';
@@ -34,6 +34,6 @@ export function createBuiltinTools(options: BuiltinToolOptions = {}): AnyTool[] 
  * verdict, exactly as the shell tool decides.
  */
 export async function runsReadOnly(command: string, ctx: ToolContext): Promise<boolean> {
-  const basis = ctx.permit?.basis ?? defaultBasis(await classifyCommand(command, ctx.folder));
+  const basis = ctx.permit?.basis ?? defaultBasis(await classifyCommandLazily(command, ctx.folder));
   return basis === 'read-only';
 }

@@ -1,14 +1,8 @@
 // fetch_url: GET a web page and return it as readable text (effect: network, always shown first).
 import { Type } from '@sinclair/typebox';
-import { convert } from 'html-to-text';
 import { defineTool, ToolError } from './tool';
 import { nonPublicReason } from './network/address-guard';
-import {
-  FetchRefused,
-  guardedGet,
-  type AddressPolicy,
-  type GuardedResponse,
-} from './network/guarded-http';
+import type { AddressPolicy, GuardedResponse } from './network/guarded-http';
 
 const TIMEOUT_MS = 20_000;
 const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -43,6 +37,8 @@ export const fetchUrlTool = defineTool({
   target: (args) => ({ kind: 'url', url: args.url }),
   preview: async (args) => ({ kind: 'url', url: args.url, method: 'GET' }),
   async execute(args, ctx) {
+    // http, https, zlib and dns are loaded by the first fetch, not by every session.
+    const { FetchRefused, guardedGet } = await import('./network/guarded-http');
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
     let response: GuardedResponse;
     try {
@@ -64,11 +60,13 @@ export const fetchUrlTool = defineTool({
         throw new ToolError(`No complete answer from ${args.url} within ${TIMEOUT_MS / 1000} s.`);
       throw new ToolError(`Could not fetch ${args.url}: ${(error as Error).message}`);
     }
-    return render(response);
+    return await render(response);
   },
 });
 
-export function render(response: GuardedResponse): { output: string; isError: boolean } {
+export async function render(
+  response: GuardedResponse,
+): Promise<{ output: string; isError: boolean }> {
   const type = String(response.headers['content-type'] ?? '');
   const header = [
     `URL: ${response.url}`,
@@ -77,7 +75,7 @@ export function render(response: GuardedResponse): { output: string; isError: bo
   if (response.redirects.length > 0)
     header.push(`Redirected from: ${response.redirects.join(' → ')}`);
   if (type) header.push(`Content-Type: ${type}`);
-  let text = bodyText(response.body, type);
+  let text = await bodyText(response.body, type);
   const notes: string[] = [];
   if (response.truncated)
     notes.push(`(download stopped at ${response.body.length} bytes; the rest was not fetched)`);
@@ -89,7 +87,7 @@ export function render(response: GuardedResponse): { output: string; isError: bo
   return { output, isError: response.status >= 400 };
 }
 
-function bodyText(body: Buffer, type: string): string {
+async function bodyText(body: Buffer, type: string): Promise<string> {
   const mime = type.split(';')[0]?.trim().toLowerCase() ?? '';
   const textual =
     mime === '' || mime.startsWith('text/') || /json|xml|javascript|yaml|toml|csv/.test(mime);
@@ -102,6 +100,8 @@ function bodyText(body: Buffer, type: string): string {
     mime === 'application/xhtml+xml' ||
     (mime === '' && /<html/i.test(text))
   ) {
+    // Loaded by the first page fetched: most sessions never fetch one.
+    const { convert } = await import('html-to-text');
     return convert(text, {
       wordwrap: false,
       selectors: [

@@ -92,9 +92,17 @@ export function createToolRegistry(
   // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
   // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
   // clash with nor be referenced by another's (MCP servers choose their own ids).
-  const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
-  addFormats(ajv);
-  const ownRefs = new Set(Object.keys(ajv.refs));
+  // Made by the first compile, not with the registry: the formats and the meta-schema cost
+  // milliseconds that a session's first model request does not need.
+  let made: { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } | undefined;
+  const validatorCompiler = (): { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } => {
+    if (!made) {
+      const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+      addFormats(ajv);
+      made = { ajv, ownRefs: new Set(Object.keys(ajv.refs)) };
+    }
+    return made;
+  };
   /**
    * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
    * otherwise keep every schema it compiled, and an MCP server relisting its tools would grow our
@@ -103,6 +111,7 @@ export function createToolRegistry(
    */
   const compile = (schema: Record<string, unknown>): ValidateFunction => {
     const { $id: _id, ...key } = schema;
+    const { ajv, ownRefs } = validatorCompiler();
     try {
       return ajv.compile(key);
     } finally {

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import { Type } from '@sinclair/typebox';
 import type { SandboxState } from '../../shared/tool-types';
-import { classifyCommand } from '../shell/command-classifier';
+import { classifyCommandLazily } from '../shell/lazy-classifier';
 import { cleanEnvironment, GIT_AS_CONFIGURED, withoutSecrets } from '../shell/command-env';
 import type { GitMode } from '../shell/command-env';
 import { runInPty } from '../shell/pty-session';
@@ -106,7 +106,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
     target: (args) => ({ kind: 'command', command: args.command }),
     async preview(args, ctx) {
       const [verdict, state] = await Promise.all([
-        classifyCommand(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
+        classifyCommandLazily(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
         probe(),
       ]);
       // A card is shown only for what the person will approve: that runs as its text.
@@ -134,7 +134,9 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       const [verdict, state] = await Promise.all([
         given?.command === args.command
           ? given
-          : classifyCommand(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
+          : classifyCommandLazily(args.command, ctx.folder, {
+              untouchable: ctx.services.dataFolders,
+            }),
         probe(),
       ]);
       const run = planCommandRun(ctx.permit?.basis ?? defaultBasis(verdict), verdict);

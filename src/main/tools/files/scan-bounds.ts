@@ -2,6 +2,7 @@
 // every limit that was hit is said in the result, so a result never looks complete when it is
 // not ("searched 50,000 of at least 200,000 files; narrow the path").
 import type { WalkProblems } from './walk-project';
+import { groupDigits } from '../../../shared/digit-groups';
 
 export interface ScanLimits {
   /** Files whose content is searched (content search) or entries looked at (find). */
@@ -175,5 +176,5 @@ function named(list: readonly { relative: string; code: string }[], total: numbe
 }
 
 function count(n: number): string {
-  return n.toLocaleString('en-US');
+  return groupDigits(n);
 }

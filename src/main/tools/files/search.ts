@@ -8,7 +8,7 @@ import type { ContentSearchReport } from './content-search';
 import { guarded, pathTarget, verifiedKind } from './guarded-path';
 import { describeBounds } from './scan-bounds';
 import { runContentSearch } from './parallel-search';
-import { compileSearchPattern } from './search-pattern';
+import { groupDigits } from '../../../shared/digit-groups';
 
 const DEFAULT_MAX_RESULTS = 100;
 /** Files whose content is searched in one call; past it the walk only counts. */
@@ -57,6 +57,8 @@ export const searchTool = defineTool({
     const checked = await guarded(ctx, args.path ?? '.', 'read');
     const { root, path: start, relative } = checked;
     const options = { literal: args.literal ?? false, caseSensitive: args.case_sensitive ?? true };
+    // The pattern is checked here too, before a worker starts; re2js loads with the first search.
+    const { compileSearchPattern } = await import('./search-pattern');
     const compiled = compileSearchPattern(args.pattern, options);
     if (!compiled.ok) throw new ToolError(compiled.message);
     const kind = await verifiedKind(checked);
@@ -96,10 +98,10 @@ export function formatSearchReport(
   if (lines.length === 0) lines.push(`No matches for ${JSON.stringify(pattern)} in ${where}.`);
   if (report.leftOut > 0) {
     const more = report.countingStopped
-      ? `more than ${report.leftOut.toLocaleString('en-US')} more matches (counting stopped there)`
-      : `${report.leftOut.toLocaleString('en-US')} more matches`;
+      ? `more than ${groupDigits(report.leftOut)} more matches (counting stopped there)`
+      : `${groupDigits(report.leftOut)} more matches`;
     lines.push(
-      `… ${more} in ${report.filesWithLeftOut.length.toLocaleString('en-US')} file(s) not shown; narrow the pattern, path or glob.`,
+      `… ${more} in ${groupDigits(report.filesWithLeftOut.length)} file(s) not shown; narrow the pattern, path or glob.`,
     );
   }
   return [

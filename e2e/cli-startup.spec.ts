@@ -1,0 +1,149 @@
+// The built CLI (out/main/cli.js) loads only what its command needs (issue 15): which chunks of
+// the build and which packages a process has loaded is read from require.cache by a preload, at
+// exit or at the moment its first model request has gone out. A chunk is known by what it
+// bundles (the build keeps each module's path as a comment), not by its hashed name.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedOpenAIServer } from '../src/test-support/scripted-openai-server';
+
+const cli = resolve(__dirname, '../out/main/cli.js');
+let base = '';
+
+// Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit.
+const PRELOAD = `
+const { subscribe } = require('node:diagnostics_channel');
+const { writeFileSync } = require('node:fs');
+let written = false;
+const write = () => {
+  if (written) return;
+  written = true;
+  writeFileSync(process.env.LOADED_OUT, JSON.stringify(Object.keys(require.cache)));
+};
+subscribe('undici:request:bodySent', write);
+process.on('exit', write);
+`;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-cli-startup-')));
+  await mkdir(join(base, 'proj'));
+  await writeFile(join(base, 'preload.cjs'), PRELOAD);
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** What a loaded file is: a package (by name) or a chunk of the build (by what it bundles). */
+function describeLoaded(file: string): string[] {
+  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+  if (inPackage) return [`package ${inPackage[1]}`];
+  if (!file.startsWith(resolve(__dirname, '../out/main'))) return [];
+  const bundled = new Set<string>([`chunk ${basename(file)}`]);
+  for (const match of readFileSync(file, 'utf8').matchAll(
+    /^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm,
+  )) {
+    bundled.add(`bundles ${match[1]}`);
+  }
+  for (const match of readFileSync(file, 'utf8').matchAll(/^\/\/ src\/(\S+)\.ts$/gm)) {
+    bundled.add(`bundles src/${match[1]}`);
+  }
+  return [...bundled];
+}
+
+async function loadedBy(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; loaded: Set<string> }> {
+  const out = join(base, `loaded-${Math.random().toString(36).slice(2)}.json`);
+  const child = spawn(process.execPath, ['--require', join(base, 'preload.cjs'), cli, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: join(base, 'home'),
+      NO_COLOR: '1',
+      LOADED_OUT: out,
+      ...env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  const files = JSON.parse(await readFile(out, 'utf8')) as string[];
+  return { code, stdout, stderr, loaded: new Set(files.flatMap(describeLoaded)) };
+}
+
+describe('built CLI start-up', () => {
+  it.each([['--version'], ['--help']])('%s loads no package and no command', async (flag) => {
+    const { code, stdout, loaded } = await loadedBy([flag]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/tandem/);
+    const packages = [...loaded].filter((entry) => /^(package|bundles) (?!src\/)/.test(entry));
+    expect(packages).toEqual([]);
+    expect([...loaded].filter((entry) => entry.startsWith('bundles src/main'))).toEqual([]);
+  });
+
+  it('policy loads the parser, not the agent, the provider SDK or the tools', async () => {
+    const { code, stdout, stderr, loaded } = await loadedBy([
+      'policy',
+      '--folder',
+      join(base, 'proj'),
+      '--command',
+      'ls -la',
+      '--data-dir',
+      join(base, 'data'),
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('decision: run');
+    expect(loaded).toContain('package web-tree-sitter');
+    expect(loaded).toContain('bundles src/main/shell/command-classifier');
+    for (const name of [
+      'openai',
+      '@sinclair/typebox',
+      'ajv',
+      're2js',
+      'html-to-text',
+      'marked',
+      '@modelcontextprotocol/sdk',
+    ]) {
+      expect(loaded, name).not.toContain(`bundles ${name}`);
+    }
+    expect(loaded).not.toContain('package node-pty');
+    expect(loaded).not.toContain('bundles src/main/agent/workspace-agent');
+  });
+
+  it('run has loaded the provider SDK but none of what only a tool call or an MCP server needs when its first request goes out', async () => {
+    const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }] });
+    try {
+      const { code, stderr, loaded } = await loadedBy([
+        'run',
+        '--folder',
+        join(base, 'proj'),
+        '--data-dir',
+        join(base, 'data'),
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        'say done',
+      ]);
+      expect(code, stderr).toBe(0);
+      expect(server.chatBodies()).toHaveLength(1);
+      expect(loaded).toContain('bundles openai');
+      // No MCP server is configured, so the MCP SDK is not loaded either.
+      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk']) {
+        expect(loaded, name).not.toContain(`bundles ${name}`);
+      }
+      for (const name of ['web-tree-sitter', 'node-pty']) {
+        expect(loaded, name).not.toContain(`package ${name}`);
+      }
+      expect(loaded).not.toContain('bundles src/main/shell/command-classifier');
+    } finally {
+      await server.close();
+    }
+  });
+});

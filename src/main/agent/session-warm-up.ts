@@ -1,0 +1,91 @@
+// What the first command of a session needs, prepared while the first model request is out, so
+// the first command costs no more than the others: the sandbox probe (a bwrap run), the command
+// classifier and the shell parser (web-tree-sitter and its wasm), the repository checks git
+// commands get (rev-parse, config, ls-files), the pty module and the secret masker (re2js and its
+// compiled patterns). Each is cached where it lives; a command that comes before the warm-up is
+// done waits for the same promise instead of starting a second one.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { loadPty } from '../shell/pty-session';
+import { probeSandbox } from '../shell/sandbox-probe';
+import type { ChatProvider } from './provider';
+import { loadSecretMask } from './tool-calls';
+
+export interface WarmUpSteps {
+  readonly probe: () => Promise<unknown>;
+  readonly parser: () => Promise<unknown>;
+  readonly repository: (folder: string) => Promise<unknown>;
+  readonly modules: () => Promise<unknown>;
+}
+
+export const REAL_WARM_UP_STEPS: WarmUpSteps = {
+  probe: probeSandbox,
+  parser: async () => {
+    await import('../shell/command-classifier');
+    await (await import('../shell/bash-parser')).warmBashParser();
+  },
+  repository: async (folder) => (await import('../shell/git-toplevel')).gitScopeReason(folder),
+  // The masker's patterns compile on first use (70-100 ms of re2js), so that is done here too.
+  modules: () => Promise.all([loadPty(), loadSecretMask().then((mask) => mask.compiledPatterns())]),
+};
+
+/**
+ * Runs the steps side by side: the probe and git wait on child processes while the parser
+ * compiles, and every step yields to the event loop, so the request's own I/O goes on between
+ * them. Never rejects: a step that fails fails again, and is reported, where the command needs it.
+ */
+export async function warmUpForCommands(
+  folder: string,
+  steps: WarmUpSteps = REAL_WARM_UP_STEPS,
+): Promise<void> {
+  const quietly = async (step: () => Promise<unknown>): Promise<void> => {
+    try {
+      await step();
+    } catch {
+      // the command that needs it reports it
+    }
+  };
+  await Promise.all([
+    quietly(steps.probe),
+    quietly(steps.parser),
+    quietly(() => steps.repository(folder)),
+    quietly(steps.modules),
+  ]);
+}
+
+/**
+ * fetch (undici) reports on this channel that a request's body is written to the socket: from
+ * then on the process only waits for the model, and the warm-up cannot delay the request.
+ * Started any earlier (a setImmediate after the SDK was called), it held the request back by
+ * 30-40 ms: the parser compiles on the main thread.
+ */
+export const REQUEST_SENT_CHANNEL = 'undici:request:bodySent';
+
+/**
+ * The provider, with `warmUp` started once: when the first turn's request has been sent, or
+ * when that turn ends without one having been seen (a provider that is not HTTP, a request
+ * that failed before it was sent).
+ */
+export function warmingUpOnFirstTurn(provider: ChatProvider, warmUp: () => void): ChatProvider {
+  let state: 'waiting' | 'listening' | 'started' = 'waiting';
+  const start = (): void => {
+    if (state === 'started') return;
+    state = 'started';
+    unsubscribe(REQUEST_SENT_CHANNEL, start);
+    // Out of undici's own call stack: nothing of the warm-up runs inside fetch's write path.
+    setImmediate(warmUp);
+  };
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    streamTurn(request) {
+      if (state === 'waiting') {
+        state = 'listening';
+        subscribe(REQUEST_SENT_CHANNEL, start);
+      }
+      const turn = provider.streamTurn(request);
+      // A side branch: the caller still gets the turn's own rejection.
+      void turn.then(start, start);
+      return turn;
+    },
+  };
+}
