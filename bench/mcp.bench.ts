@@ -18,20 +18,11 @@ import {
   startHttpEverything,
   toolContext,
 } from '../src/test-support/mcp-servers';
+import { median, p95 } from './percentiles';
 
 const OPEN_RUNS = 10;
 const CALL_RUNS = 300;
 const NO_SANDBOX: SandboxState = { kind: 'none', available: false, description: 'off' };
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
-}
-
-function p95(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
-}
 
 const ms = (v: number): string => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
 

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { decidePolicy } from '../src/main/permissions/policy';
 import { realPolicyDeps } from '../src/main/permissions/real-policy-deps';
+import { median, p95 } from './percentiles';
 
 const COMMANDS = [
   'ls -la',
@@ -22,16 +23,6 @@ const COMMANDS = [
   'echo hi > out.txt',
 ];
 const RUNS = 200;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
-}
-
-function p95(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
-}
 
 async function decide(command: string, folder: string): Promise<string> {
   const decided = await decidePolicy(

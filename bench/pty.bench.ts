@@ -9,20 +9,11 @@ import { commandEnv } from '../src/main/shell/command-env';
 import { runInPty } from '../src/main/shell/pty-session';
 import { bwrapArgv } from '../src/main/shell/sandbox-launcher';
 import { probeSandbox } from '../src/main/shell/sandbox-probe';
+import { median, p95 } from './percentiles';
 
 const PRINT_100MB = `head -c 100000000 /dev/zero | tr '\\0' a | fold -w 99`;
 const THROUGHPUT_RUNS = 3;
 const LATENCY_RUNS = 30;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
-}
-
-function p95(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
-}
 
 function rawPtyRead(command: string, folder: string): Promise<number> {
   return new Promise((resolve) => {

@@ -12,6 +12,7 @@ import { RE2 } from 're2-wasm';
 import type { ContentSearchJob } from '../src/main/tools/files/content-search';
 import { runContentSearch } from '../src/main/tools/files/parallel-search';
 import { MAX_SCAN_THREADS } from '../src/main/tools/files/scan-worker-client';
+import { median } from './percentiles';
 
 const FILES = Number(process.argv[2] ?? 50_000);
 const RUNS = 3;
@@ -101,11 +102,6 @@ function makeCorpus(root: string, files: number): number {
     writeFileSync(join(dir, `file${i}.ts`), text);
   }
   return bytes;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 }
 
 interface Timing {

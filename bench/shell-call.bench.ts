@@ -18,6 +18,7 @@ import { withCommandJournal } from '../src/main/tools/command-journal';
 import { createShellTool } from '../src/main/tools/shell-tool';
 import type { ToolContext } from '../src/main/tools/tool';
 import { openProjectJournal, type ProjectJournal } from '../src/main/workspace/project-journal';
+import { median, p95 } from './percentiles';
 
 const COMMAND = 'echo ok | tee -a shell_ok.log';
 const RUNS = 30;
@@ -26,16 +27,6 @@ const NO_SANDBOX: SandboxState = {
   available: false,
   description: 'off for the bench',
 };
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
-}
-
-function p95(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? NaN;
-}
 
 const ms = (values: readonly number[]): string =>
   `median ${median(values).toFixed(1)} ms, p95 ${p95(values).toFixed(1)} ms`;

@@ -22,6 +22,7 @@ import {
   startScriptedOpenAIServer,
   type ScriptedTurn,
 } from '../src/test-support/scripted-openai-server';
+import { median } from './percentiles';
 
 function flags(name: string): string[] {
   return process.argv.flatMap((arg, at) =>
@@ -40,11 +41,6 @@ const LATENCY_MS = [0, 300];
 interface Sample {
   readonly wallMs: number;
   readonly cpuMs: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 }
 
 /** The on-CPU time of every live thread of `pid`, in ms (Linux; NaN elsewhere). */
