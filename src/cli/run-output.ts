@@ -46,6 +46,7 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
       case 'approval-resolved':
       case 'tool-output':
       case 'usage':
+      case 'files-reverted':
         return;
     }
   };

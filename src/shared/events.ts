@@ -4,6 +4,21 @@ import type { ApprovalAnswer, Decision, ToolEffect, ToolPreview, Usage } from '.
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
+/**
+ * What kind of failure an `error` event reports, so the window can offer the action that fixes it
+ * (Open Settings for a wrong URL or key, Retry for a busy or flaky server). Absent in old
+ * transcripts.
+ */
+export type RunFault =
+  | 'unreachable'
+  | 'unauthorized'
+  | 'not-found'
+  | 'rate-limited'
+  | 'server'
+  | 'incomplete'
+  | 'protocol'
+  | 'internal';
+
 export type RunEvent =
   | {
       readonly type: 'run-started';
@@ -31,6 +46,8 @@ export type RunEvent =
       readonly callId: string;
       readonly decision: Decision;
       readonly reasons: readonly string[];
+      /** When it was decided (absent in old transcripts). */
+      readonly at?: number;
     }
   | {
       readonly type: 'approval-requested';
@@ -74,7 +91,10 @@ export type RunEvent =
       readonly ok: boolean;
       /** What the model was given. */
       readonly output: string;
+      /** How long it ran: from when it was allowed to its end (the person's decision excluded). */
       readonly durationMs: number;
+      /** It was stopped (the run or this one command) before it finished on its own. */
+      readonly stopped?: boolean;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
       /**
@@ -97,6 +117,24 @@ export type RunEvent =
       readonly message: string;
       /** True when the runner will retry (a 429 or 5xx); false when the run gives up. */
       readonly retrying: boolean;
+      readonly fault?: RunFault;
+    }
+  /**
+   * The person undid files of this session (one call, a whole run, or files from the changes
+   * panel). Recorded in the transcript; the next request to the model carries a note of it.
+   */
+  | {
+      readonly type: 'files-reverted';
+      /** The run whose changes were undone (for files from the changes panel: a fresh id). */
+      readonly runId: string;
+      /** What was undone: one call, a whole run, or files picked in the changes panel. */
+      readonly scope:
+        | { readonly kind: 'call'; readonly callId: string }
+        | { readonly kind: 'run' }
+        | { readonly kind: 'files' };
+      /** Paths relative to the project folder. */
+      readonly files: readonly { readonly path: string; readonly action: 'restored' | 'deleted' }[];
+      readonly at: number;
     };
 
 export type RunEventType = RunEvent['type'];

@@ -1,9 +1,9 @@
 // Schemas for every IPC payload. Main validates each call against these before anything runs:
 // the window is untrusted input (DESIGN.md §1). zod is plain TypeScript, so it may live here.
 import { z } from 'zod';
-import { TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
+import { SESSION_TITLE_MAX, TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
-import { PERMISSION_MODES, type PermissionMode } from './tool-types';
+import { EDITED_TEXT_MAX, PERMISSION_MODES, type PermissionMode } from './tool-types';
 
 const id = z.string().min(1).max(200);
 const path = z
@@ -40,6 +40,40 @@ const approvalAnswerSchema = z.discriminatedUnion('kind', [
     .strict(),
   z.object({ kind: z.literal('deny') }).strict(),
   z.object({ kind: z.literal('deny-with-note'), note: z.string().min(1).max(10_000) }).strict(),
+]);
+
+/** Session ids are made by main: a timestamp and a random part. */
+const sessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a session id (letters, digits, - and _)');
+
+const sessionTitle = z
+  .string()
+  .trim()
+  .min(1, 'the title is empty')
+  .max(SESSION_TITLE_MAX)
+  .refine((s) => !hasControlCharacters(s), 'the title must not contain control characters');
+
+/** A path the changes panel listed: relative, inside the project (main checks it again). */
+const relativePath = path.refine(
+  (s) => !s.startsWith('/') && !s.split(/[\\/]/).includes('..'),
+  'must be a path relative to the project folder',
+);
+
+const editedText = z
+  .string()
+  .max(EDITED_TEXT_MAX)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
+
+export const editedArgsSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('command'),
+      // Not trimmed: what runs is exactly what the person typed.
+      command: editedText.refine((s) => s.trim() !== '', 'the command is empty'),
+    })
+    .strict(),
+  z.object({ kind: z.literal('content'), content: editedText }).strict(),
 ]);
 
 /** An http(s) URL the person typed as a provider's base URL. */
@@ -100,12 +134,21 @@ export const ipcArgSchemas = {
   getProviderStatus: z.tuple([]),
   startRun: z.tuple([z.string().min(1).max(200_000)]),
   stopRun: z.tuple([id]),
+  stopCall: z.tuple([id]),
   answerApproval: z.tuple([id, z.string().min(1).max(200), approvalAnswerSchema]),
   previewAlwaysRule: z.tuple([id]),
   // Keystrokes and pastes; a larger paste is split by the window.
   sendTerminalInput: z.tuple([id, z.string().min(1).max(TERMINAL_INPUT_MAX)]),
   revertCall: z.tuple([id]),
   revertRun: z.tuple([id]),
+  previewRevertRun: z.tuple([id]),
+  listSessions: z.tuple([]),
+  openSession: z.tuple([sessionId]),
+  newSession: z.tuple([]),
+  renameSession: z.tuple([sessionId, sessionTitle]),
+  deleteSession: z.tuple([sessionId]),
+  sessionChanges: z.tuple([]),
+  revertFiles: z.tuple([z.array(relativePath).min(1).max(10_000)]),
   getSettings: z.tuple([]),
   setProviderSettings: z.tuple([providerSettingsSchema]),
   setApiKey: z.tuple([apiKeySchema]),

@@ -1,7 +1,9 @@
 // The model behind any OpenAI-compatible endpoint, through the `openai` SDK: one streamed turn
 // at a time, tool calls assembled from deltas, faults retried and then reported plainly.
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { RunFault } from '../../shared/events';
 import type { Usage } from '../../shared/tool-types';
+import { connectionProblem } from './connection-problem';
 import type { ToolDefinition } from '../tools/registry';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 import {
@@ -19,7 +21,12 @@ export interface TurnRequest {
   readonly signal: AbortSignal;
   readonly onTextDelta?: (text: string) => void;
   /** Called before each retry with a one-line reason and the wait. */
-  readonly onRetry?: (info: { attempt: number; delayMs: number; message: string }) => void;
+  readonly onRetry?: (info: {
+    attempt: number;
+    delayMs: number;
+    message: string;
+    fault: RunFault;
+  }) => void;
 }
 
 export interface AssistantTurn {
@@ -36,15 +43,34 @@ export interface ChatProvider {
   streamTurn(request: TurnRequest): Promise<AssistantTurn>;
 }
 
-/** A provider fault after retries, with a message for the person. */
+/** A provider fault after retries, with a message for the person (one sentence, capitalised). */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
   constructor(
     message: string,
     readonly kind: 'http' | 'network' | 'incomplete' | 'protocol',
     readonly status?: number,
+    /** What the window offers to fix it (see RunFault). */
+    readonly fault: RunFault = faultOf(kind, status),
   ) {
     super(message);
+  }
+}
+
+function faultOf(kind: ProviderError['kind'], status: number | undefined): RunFault {
+  switch (kind) {
+    case 'network':
+      return 'unreachable';
+    case 'incomplete':
+      return 'incomplete';
+    case 'protocol':
+      return 'protocol';
+    case 'http':
+      if (status === 401 || status === 403) return 'unauthorized';
+      if (status === 404) return 'not-found';
+      if (status === 429) return 'rate-limited';
+      if (status !== undefined && status >= 500) return 'server';
+      return 'protocol';
   }
 }
 
@@ -119,7 +145,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
     if (request.signal.aborted) throw new AbortedError();
     if (!finishReason) {
       throw new ProviderError(
-        `the model's answer stopped half-way (the stream ended without a finish reason after ${text.length} characters${calls.size ? ` and ${calls.size} partial tool call(s)` : ''})`,
+        `The model's answer stopped half-way (the stream ended without a finish reason after ${text.length} characters${calls.size ? ` and ${calls.size} partial tool call(s)` : ''})`,
         'incomplete',
       );
     }
@@ -148,7 +174,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
           const retryable = fault.retryable && !emitted.text && n < retry.maxAttempts;
           if (!retryable) {
             const tries = n > 1 ? ` (after ${n} attempts)` : '';
-            throw new ProviderError(`${fault.message}${tries}`, fault.kind, fault.status);
+            throw new ProviderError(`${fault.message}${tries}.`, fault.kind, fault.status);
           }
           const decision = retryDecision(
             n,
@@ -158,13 +184,18 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
           if (decision.kind === 'give-up') {
             const seconds = Math.ceil(decision.askedMs / 1000);
             throw new ProviderError(
-              `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later`,
+              `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later.`,
               fault.kind,
               fault.status,
             );
           }
           const { delayMs } = decision;
-          request.onRetry?.({ attempt: n, delayMs, message: fault.message });
+          request.onRetry?.({
+            attempt: n,
+            delayMs,
+            message: fault.message,
+            fault: faultOf(fault.kind, fault.status),
+          });
           await sleep(delayMs, request.signal);
           if (request.signal.aborted) throw new AbortedError();
         } finally {
@@ -182,51 +213,56 @@ interface Fault {
   readonly status?: number;
 }
 
+/** One sentence without its final full stop (a retry or an attempt count may follow). */
 function describeFault(error: unknown, options: OpenAIProviderOptions): Fault {
   if (error instanceof ProviderError)
-    return { message: error.message, kind: error.kind, retryable: true };
-  if (error instanceof APIConnectionError) {
-    const cause = rootCause(error);
     return {
-      message: `cannot reach the provider at ${options.baseUrl}: ${cause}`,
+      message: error.message.replace(/\.$/, ''),
+      kind: error.kind,
+      retryable: true,
+    };
+  if (error instanceof APIConnectionError) {
+    return {
+      message: `Tandem could not reach ${options.baseUrl}: ${connectionProblem(error)}`,
       kind: 'network',
       retryable: true,
     };
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const detail = errorDetail(error);
-    const hint =
-      error.status === 401 || error.status === 403
-        ? ' (check the API key)'
-        : error.status === 404
-          ? ` (check the base URL and the model name "${options.model}")`
-          : '';
-    return {
-      message: `the provider answered HTTP ${error.status}${detail ? `: ${detail}` : ''}${hint}`,
-      kind: 'http',
-      retryable: isRetryableStatus(error.status),
-      status: error.status,
-    };
+    const said = detail ? `: ${detail.replace(/\.$/, '')}` : '';
+    const at = `The provider at ${options.baseUrl}`;
+    const status = error.status;
+    const message =
+      status === 401 || status === 403
+        ? `${at} refused the API key (HTTP ${status}${said}); check the key in Settings`
+        : status === 404
+          ? `${at} answered HTTP 404${said}; check the base URL and the model name "${options.model}" in Settings`
+          : status === 429
+            ? `${at} is limiting requests (HTTP 429${said})`
+            : status >= 500
+              ? `${at} had a server error (HTTP ${status}${said})`
+              : `${at} refused the request (HTTP ${status}${said})`;
+    return { message, kind: 'http', retryable: isRetryableStatus(status), status };
   }
   if (error instanceof APIError) {
     return {
-      message: `the provider sent an error in the stream: ${error.message}`,
+      message: `The provider sent an error in the stream: ${error.message}`,
       kind: 'protocol',
       retryable: false,
     };
   }
   if (error instanceof SyntaxError) {
     return {
-      message: `the provider sent something that is not JSON: ${error.message}`,
+      message: `The provider sent something that is not JSON: ${error.message}`,
       kind: 'protocol',
       retryable: false,
     };
   }
   // undici reports a socket closed mid-body as TypeError("terminated").
-  const message = error instanceof Error ? error.message : String(error);
   return {
-    message: `the connection to the provider broke mid-answer: ${rootCause(error) || message}`,
-    kind: 'network',
+    message: `The connection to the provider broke mid-answer: ${connectionProblem(error)}`,
+    kind: 'incomplete',
     retryable: true,
   };
 }
@@ -235,15 +271,4 @@ function errorDetail(error: APIError): string {
   const body = error.error as { message?: unknown } | undefined;
   if (body && typeof body.message === 'string') return body.message;
   return '';
-}
-
-function rootCause(error: unknown): string {
-  let current: unknown = error;
-  let message = '';
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    message = typeof code === 'string' ? `${code} ${current.message}`.trim() : current.message;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return message;
 }

@@ -4,9 +4,10 @@ import type { RunEvent, RunFinishReason } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
+import type { CallStops } from './call-stops';
 import type { ChatMessage } from './chat-message';
 import { fitHistory } from './context';
-import { AbortedError, type AssistantTurn, type ChatProvider } from './provider';
+import { AbortedError, ProviderError, type AssistantTurn, type ChatProvider } from './provider';
 import { answerToolCalls, type RunTaint } from './tool-calls';
 import { uniqueCallIds } from './unique-call-ids';
 
@@ -31,6 +32,10 @@ export interface RunLoopDeps {
    * the run: the content stays in the history the model reads in later runs.
    */
   readonly taint: RunTaint;
+  /** Running calls the person may stop one by one. */
+  readonly callStops?: CallStops;
+  /** Notes for the model that came in during the run (a revert); added before each request. */
+  readonly takeNotes?: () => readonly string[];
 }
 
 export interface RunOutcome {
@@ -46,6 +51,8 @@ export async function runLoop(
   const { taint } = deps;
   const toolDeps = { ...deps, runId };
   for (let step = 1; step <= deps.maxSteps; step++) {
+    // Every tool call of the last turn is answered here, so a user message may follow.
+    for (const note of deps.takeNotes?.() ?? []) deps.append({ role: 'user', content: note });
     const turn = await askModel(deps, runId, signal);
     if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
     if (turn.kind === 'failed') {
@@ -101,19 +108,21 @@ async function askModel(
         partialText += text;
         deps.emit({ type: 'assistant-delta', runId, text });
       },
-      onRetry: ({ attempt, delayMs, message }) =>
+      onRetry: ({ attempt, delayMs, message, fault }) =>
         deps.emit({
           type: 'error',
           runId,
-          message: `${message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1})`,
+          message: `${message}. Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1}).`,
           retrying: true,
+          fault,
         }),
     });
     return { kind: 'ok', turn };
   } catch (error) {
     if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
     const message = error instanceof Error ? error.message : String(error);
-    deps.emit({ type: 'error', runId, message, retrying: false });
+    const fault = error instanceof ProviderError ? error.fault : 'internal';
+    deps.emit({ type: 'error', runId, message, retrying: false, fault });
     return { kind: 'failed', message, partialText };
   }
 }

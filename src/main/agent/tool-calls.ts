@@ -4,6 +4,7 @@ import type { RunEvent } from '../../shared/events';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
+import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 
 export interface ToolCallDeps {
@@ -14,6 +15,8 @@ export interface ToolCallDeps {
   readonly runId: string;
   readonly services: ToolServices;
   readonly emit: (event: RunEvent) => void;
+  /** Where a running call registers, so the person can stop it alone. */
+  readonly callStops?: CallStops;
 }
 
 /** Session state that outlives one turn and one run. */
@@ -98,19 +101,28 @@ async function answerOne(
     effect: prepared.tool?.effect ?? 'unknown',
     at: started,
   });
+  // The call's own signal: the run's stop reaches it, and so does the Stop of this one call.
+  const own = new AbortController();
+  const forward = (): void => own.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  // Set once it was allowed to run: a duration excludes the time the person took to decide.
+  const ran: { from?: number } = {};
   const answer = (
     ok: boolean,
     output: string,
     provenance?: string,
     taintedBy?: string,
   ): ToolMessage => {
+    signal.removeEventListener('abort', forward);
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
       callId: call.id,
       ok,
       output,
-      durationMs: Date.now() - started,
+      durationMs: ran.from === undefined ? 0 : Date.now() - ran.from,
+      ...(own.signal.aborted ? { stopped: true } : {}),
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
     });
@@ -144,7 +156,18 @@ async function answerOne(
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 
-  const result = await deps.registry.execute(tool, args, { ...ctx, permit: verdict.permit });
+  ran.from = Date.now();
+  const unregister = deps.callStops?.register(call.id, own) ?? (() => {});
+  let result;
+  try {
+    result = await deps.registry.execute(tool, args, {
+      ...ctx,
+      signal: own.signal,
+      permit: verdict.permit,
+    });
+  } finally {
+    unregister();
+  }
   const outside =
     result.outsideContent ??
     (tool.effect === 'network' || tool.name.startsWith('mcp__')

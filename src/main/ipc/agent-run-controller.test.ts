@@ -333,3 +333,47 @@ describe('agent run controller', () => {
     expect(s.server.chatBodies()).toHaveLength(1);
   });
 });
+
+describe('sessions', () => {
+  it('continues an opened session, starts a new one, and refuses to switch while a run goes', async () => {
+    const s = await setup([{ text: 'one' }, { text: 'two' }, { text: 'three' }, writeTurn]);
+    expect(s.controller.currentSession()).toBeNull();
+    const finished = async (runId: string): Promise<void> => {
+      while (!s.events.some((e) => e.type === 'run-finished' && e.runId === runId)) {
+        await s.next('run-finished', s.events.length);
+      }
+    };
+    const first = await s.controller.startRun('first task');
+    await finished(first.runId);
+    expect(s.controller.currentSession()).toEqual({ id: first.sessionId, running: false });
+
+    await s.controller.newSession();
+    expect(s.controller.currentSession()).toBeNull();
+    const second = await s.controller.startRun('second task');
+    await finished(second.runId);
+    expect(second.sessionId).not.toBe(first.sessionId);
+
+    // Back to the first: the next task goes there, with the first task in its history.
+    await s.controller.openSession(first.sessionId);
+    expect(s.controller.currentSession()).toEqual({ id: first.sessionId, running: false });
+    const third = await s.controller.startRun('third task');
+    expect(third.sessionId).toBe(first.sessionId);
+    await finished(third.runId);
+    const users = s.server
+      .chatBodies()
+      .at(-1)!
+      .messages.filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(users).toEqual(['first task', 'third task']);
+
+    // A run waiting for an answer keeps its session.
+    await s.controller.startRun('write the notes');
+    const asked = await s.next('approval-requested');
+    expect(s.controller.currentSession()).toEqual({ id: first.sessionId, running: true });
+    await expect(s.controller.newSession()).rejects.toThrow(
+      'A run is still going; stop it before switching sessions.',
+    );
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    await s.controller.stopRun(asked.runId);
+  });
+});

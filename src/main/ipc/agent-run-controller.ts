@@ -100,19 +100,28 @@ function createAgentRunController(
         apiKey: config.apiKey ?? 'no-key',
       }));
 
-  /** The agent for this folder, reopened on the same session when the provider settings change. */
+  /**
+   * The session the next agent opens: undefined keeps the current one, null starts a new one,
+   * an id reopens that session (the sessions sidebar).
+   */
+  let nextSession: string | null | undefined;
+
+  /** The agent for this folder and session, reopened when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
     const providerKey = JSON.stringify([config.baseUrl, config.model, config.apiKey ?? '']);
-    if (current && current.providerKey === providerKey) return current.agent;
+    const wanted =
+      nextSession !== undefined ? nextSession : (current?.agent.agent.sessionId ?? null);
+    if (
+      current &&
+      current.providerKey === providerKey &&
+      current.agent.agent.sessionId === wanted
+    ) {
+      return current.agent;
+    }
     if (current?.agent.agent.activeRunId) {
       throw new Error('A run is still going; stop it before changing the provider.');
     }
-    const sessionId = current?.agent.agent.sessionId;
-    if (current) {
-      current.unsubscribe();
-      await current.agent.close();
-      current = undefined;
-    }
+    await closeCurrent(wanted);
     const agent = await openWorkspaceAgent({
       folder: workspace.folder,
       dataDir: deps.dataDir,
@@ -121,14 +130,60 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
-      ...(sessionId ? { sessionId } : {}),
+      ...(wanted ? { sessionId: wanted } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
       if (event.type === 'approval-resolved') alwaysRules.delete(event.requestId);
       for (const listener of listeners) listener(agent.agent.sessionId, event);
     });
     current = { agent, providerKey, unsubscribe };
+    nextSession = undefined;
     return agent;
+  }
+
+  /** Closes the open agent; "for this session" grants end unless the same session goes on. */
+  async function closeCurrent(keep: string | null): Promise<void> {
+    const open = current;
+    if (!open) return;
+    current = undefined;
+    open.unsubscribe();
+    await open.agent.close();
+    if (open.agent.agent.sessionId !== keep) deps.grants.endSession(open.agent.agent.sessionId);
+  }
+
+  /** One open at a time, so two quick calls cannot open two sessions. */
+  function openAgent(config: ProviderConfig): Promise<WorkspaceAgent> {
+    opening ??= agentFor(config).finally(() => {
+      opening = undefined;
+    });
+    return opening;
+  }
+
+  /**
+   * The agent of the session the window shows, for undo and the changes panel (these need no
+   * working provider); null when no session was started or opened yet.
+   */
+  async function sessionAgent(): Promise<WorkspaceAgent | null> {
+    ensureOpen();
+    if (nextSession === undefined && current) return current.agent;
+    if (nextSession === null || (nextSession === undefined && !current)) return null;
+    const agent = await openAgent(await loadProviderConfig(deps.settings, deps.secrets));
+    ensureOpen();
+    return agent;
+  }
+
+  async function switchSession(next: string | null): Promise<void> {
+    ensureOpen();
+    if (opening) await opening.catch(() => undefined);
+    if (current?.agent.agent.activeRunId) {
+      throw new Error('A run is still going; stop it before switching sessions.');
+    }
+    if (current && current.agent.agent.sessionId === next) {
+      nextSession = undefined;
+      return;
+    }
+    await closeCurrent(next);
+    nextSession = next;
   }
 
   return {
@@ -141,19 +196,18 @@ function createAgentRunController(
       const stored = await deps.permissions.load(workspace.folder);
       ensureOpen();
       network.allowShellNetwork = stored.network === 'allow';
-      // One open at a time, so two quick sends cannot open two sessions.
-      opening ??= agentFor(config).finally(() => {
-        opening = undefined;
-      });
-      const { agent } = await opening;
+      const agent = await openAgent(config);
       // dispose() closes the agent it waited for; a run must not start unseen in the old folder.
       ensureOpen();
-      const run = agent.startRun(task);
+      const run = agent.agent.startRun(task);
       return { runId: run.runId, sessionId: run.sessionId };
     },
     async stopRun(runId) {
       current?.agent.agent.stop(runId);
       broker.denyAll('stop', runId);
+    },
+    async stopCall(callId) {
+      return current?.agent.agent.stopCall(callId) ?? false;
     },
     async answerApproval(requestId, argsHash, answer) {
       const result = broker.answer(requestId, argsHash, answer, 'person');
@@ -170,13 +224,49 @@ function createAgentRunController(
       return sessions.write(callId, data);
     },
     async revertCall(callId) {
-      if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return fromRevert(await current.agent.revertCall(callId), workspace.folder);
+      const agent = await sessionAgent();
+      if (!agent) throw new Error('Nothing to revert: this session changed no files.');
+      return fromRevert(await agent.revertCall(callId), workspace.folder);
     },
     async revertRun(runId) {
-      if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return fromRevertTurn(await current.agent.revertRun(runId), workspace.folder);
+      const agent = await sessionAgent();
+      if (!agent) throw new Error('Nothing to revert: this session changed no files.');
+      return fromRevertTurn(await agent.revertRun(runId), workspace.folder);
     },
+    async previewRevertRun(runId) {
+      const agent = await sessionAgent();
+      const root = agent ? agent.agent.folder : workspace.folder;
+      return (agent?.runChangedPaths(runId) ?? []).map((path) => relative(root, path) || '.');
+    },
+    async sessionChanges() {
+      const agent = await sessionAgent();
+      return agent ? agent.sessionChanges() : [];
+    },
+    async revertFiles(paths) {
+      const agent = await sessionAgent();
+      if (!agent) throw new Error('Nothing to revert: this session changed no files.');
+      const result = await agent.revertFiles(paths);
+      if (!result.ok) return { ok: false, message: result.reason, files: [] };
+      return {
+        ok: true,
+        message:
+          result.files.length === 0
+            ? 'These files were already as they were when the session started.'
+            : `Reverted: ${result.files.map((f) => `${f.action} ${f.path}`).join(', ')}`,
+        files: result.files,
+      };
+    },
+    currentSession() {
+      if (nextSession !== undefined)
+        return nextSession ? { id: nextSession, running: false } : null;
+      if (!current) return null;
+      return {
+        id: current.agent.agent.sessionId,
+        running: current.agent.agent.activeRunId !== undefined,
+      };
+    },
+    openSession: (sessionId) => switchSession(sessionId),
+    newSession: () => switchSession(null),
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -224,7 +314,14 @@ function fromRevert(result: RevertResult, folder: string): RevertOutcome {
 }
 
 function fromRevertTurn(result: RevertTurnResult, folder: string): RevertOutcome {
-  return result.ok
-    ? { ok: true, message: withinProject(result.message, folder), files: [] }
-    : { ok: false, message: withinProject(result.reason, folder), files: [] };
+  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
+  const files = result.files.map((f) => ({
+    path: relative(folder, f.path) || '.',
+    action: f.action,
+  }));
+  const message =
+    files.length === 0
+      ? withinProject(result.message, folder)
+      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
+  return { ok: true, message, files };
 }

@@ -13,6 +13,10 @@ import {
 export interface RunHandlers extends Pick<TandemHandlers, RunMethod> {
   /** The open folder changed: the old controller is disposed, a new one is made on demand. */
   workspaceChanged(workspace: WorkspaceInfo | null): Promise<void>;
+  /** The open folder's controller, made if needed; null when runs cannot be made (no factory). */
+  controller(): Promise<RunController | null>;
+  /** The controller if one exists already (never makes one). */
+  existing(): RunController | null;
   dispose(): Promise<void>;
 }
 
@@ -72,6 +76,8 @@ export function createRunHandlers(
   return {
     startRun: async (task) => (await controller()).startRun(task),
     stopRun: async (runId) => (await controller()).stopRun(runId),
+    // Only an existing controller can have a running command.
+    stopCall: async (callId) => (active ? active.controller.stopCall(callId) : false),
     answerApproval: async (requestId, argsHash, answer) =>
       (await controller()).answerApproval(requestId, argsHash, answer),
     previewAlwaysRule: async (requestId) => (await controller()).previewAlwaysRule(requestId),
@@ -80,6 +86,11 @@ export function createRunHandlers(
       active ? active.controller.sendTerminalInput(callId, data) : false,
     revertCall: async (callId) => (await controller()).revertCall(callId),
     revertRun: async (runId) => (await controller()).revertRun(runId),
+    previewRevertRun: async (runId) => (await controller()).previewRevertRun(runId),
+    sessionChanges: async () => (factory && workspace ? (await controller()).sessionChanges() : []),
+    revertFiles: async (paths) => (await controller()).revertFiles(paths),
+    controller: async () => (factory && workspace ? controller() : null),
+    existing: () => active?.controller ?? null,
     async workspaceChanged(next) {
       // Same folder (reopened, or its mode changed): the run goes on; the gate reads the mode
       // at every call.

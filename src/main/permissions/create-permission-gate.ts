@@ -63,6 +63,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         callId: request.callId,
         decision: 'refuse',
         reasons: [reason],
+        at: clock(),
       });
       return { kind: 'refuse', message: `${tool.name} was not run: ${reason}` };
     }
@@ -89,6 +90,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       callId: request.callId,
       decision: decided.decision,
       reasons: decided.reasons,
+      at: clock(),
     });
 
     switch (decided.decision) {

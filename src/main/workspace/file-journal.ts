@@ -42,7 +42,13 @@ export type RevertResult =
     };
 
 export type RevertTurnResult =
-  | { readonly ok: true; readonly reverted: readonly string[]; readonly message: string }
+  | {
+      readonly ok: true;
+      readonly reverted: readonly string[];
+      /** Every file put back, in the order it was (newest call first). */
+      readonly files: readonly RevertedFile[];
+      readonly message: string;
+    }
   | {
       readonly ok: false;
       /** Calls reverted before the failure (newest first). */
@@ -187,16 +193,60 @@ export class FileJournal implements WriteJournal {
       .filter((id) => this.hasChanges(id))
       .sort((a, b) => (this.calls.get(b)?.seq ?? 0) - (this.calls.get(a)?.seq ?? 0));
     const reverted: string[] = [];
+    // A file several calls changed is listed once, with what the oldest call's undo did to it.
+    const files = new Map<string, RevertedFile>();
     for (const callId of ordered) {
       const result = await this.revert(callId);
       if (!result.ok) return { ok: false, reverted, failedCallId: callId, reason: result.reason };
       reverted.push(callId);
+      for (const file of result.files) {
+        files.delete(file.path);
+        files.set(file.path, file);
+      }
     }
     const message =
       reverted.length === 0
         ? 'Nothing to revert in this turn.'
         : `Reverted ${reverted.length} call(s).`;
-    return { ok: true, reverted, message };
+    return { ok: true, reverted, files: [...files.values()], message };
+  }
+
+  /** The paths `callIds` would put back if reverted now (those with changes not yet undone). */
+  pendingPaths(callIds: readonly string[]): string[] {
+    const paths = new Set<string>();
+    for (const id of callIds)
+      if (this.hasChanges(id)) this.pathsOf(id).forEach((p) => paths.add(p));
+    return [...paths];
+  }
+
+  /**
+   * Every path the calls whose ids start with `prefix` (one session's) touched, with the state
+   * it had before the first of them: the session's start.
+   */
+  firstImages(prefix: string): { path: string; before: FileImage; keepDir?: string }[] {
+    const first = new Map<string, { seq: number; record: PathRecord }>();
+    for (const [callId, call] of this.calls) {
+      if (!callId.startsWith(prefix)) continue;
+      for (const [path, record] of call.files) {
+        const known = first.get(path);
+        if (!known || call.seq < known.seq) first.set(path, { seq: call.seq, record });
+      }
+    }
+    return [...first.entries()].map(([path, { record }]) => ({
+      path,
+      before: record.before,
+      ...(record.keepDir !== undefined ? { keepDir: record.keepDir } : {}),
+    }));
+  }
+
+  /** The content a kept file image had (for diffs against the session's start). */
+  contentOf(image: FileImage): Promise<Buffer> | null {
+    return image.kind === 'file' ? this.blobs.get(image.sha256) : null;
+  }
+
+  /** Puts `path` back to `image` (taken from firstImages), one operation at a time. */
+  restore(path: string, image: FileImage, keepDir?: string): Promise<'restored' | 'deleted'> {
+    return this.serial(() => restoreImage(this.root, path, image, this.blobs, keepDir));
   }
 
   private async revertNow(callId: string): Promise<RevertResult> {

@@ -16,7 +16,8 @@ export function ConnectionTest(): React.JSX.Element {
         <p className={`test-result ${test.ok ? 'ok' : 'failed'}`} aria-live="polite">
           <span className={`dot ${test.ok ? 'ok' : 'warn'}`} aria-hidden="true" />
           <span>
-            <strong>{test.ok ? 'OK' : 'Failed'}:</strong> {test.message}
+            <strong>{test.ok ? 'OK' : test.modelMissing ? 'Model not listed' : 'Failed'}:</strong>{' '}
+            {test.message}
           </span>
         </p>
       )}
