@@ -3,7 +3,9 @@ import { SessionView } from './components/session-view';
 import { SettingsView } from './components/settings-view';
 import { WelcomeView } from './components/welcome-view';
 import { useAppStore } from './stores/app-store';
+import { useChangesStore } from './stores/changes-store';
 import { useSessionStore } from './stores/session-store';
+import { useSessionsStore } from './stores/sessions-store';
 
 export function App(): React.JSX.Element {
   const workspace = useAppStore((s) => s.workspace);
@@ -18,7 +20,11 @@ export function App(): React.JSX.Element {
           return;
         case 'workspace-changed': {
           const current = useAppStore.getState().workspace;
-          if (current?.folder !== event.workspace?.folder) useSessionStore.getState().reset();
+          if (current?.folder !== event.workspace?.folder) {
+            useSessionStore.getState().reset();
+            useSessionsStore.getState().clear();
+            useChangesStore.getState().clear();
+          }
           useAppStore.getState().setWorkspace(event.workspace);
           return;
         }

@@ -2,6 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import './styles/app.css';
+import './styles/session-layout.css';
+import './styles/trace-cards.css';
+import './styles/diff.css';
+import './styles/sidebar.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

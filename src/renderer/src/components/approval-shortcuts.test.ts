@@ -62,6 +62,30 @@ describe('approval card shortcuts', () => {
       null,
     ],
     ['keys while writing a note', key('y'), 'note', null],
+    [
+      'y in the empty task box (just sent) answers the card',
+      key('y', { target: { tagName: 'TEXTAREA', dataset: { composer: 'empty' } } }),
+      'choose',
+      { kind: 'choose', choice: 'allow-once' },
+    ],
+    [
+      'y in the task box while a task is being typed is text',
+      key('y', { target: { tagName: 'TEXTAREA', dataset: { composer: 'typing' } } }),
+      'choose',
+      null,
+    ],
+    [
+      'Shift+Y allows the whole stack',
+      key('Y', { shiftKey: true }),
+      'choose',
+      { kind: 'all', allow: true },
+    ],
+    [
+      'Shift+N denies the whole stack',
+      key('N', { shiftKey: true }),
+      'choose',
+      { kind: 'all', allow: false },
+    ],
   ])('%s', (_name, event, step, expected) => {
     expect(shortcutFor(event, step)).toEqual(expected);
   });

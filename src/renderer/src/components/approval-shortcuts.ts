@@ -1,5 +1,7 @@
 // Which keys answer the active approval card. A pure function, so what is ignored (held keys,
 // typing in a field, an input method composing, shortcuts of other parts) is tested under Node.
+// The task box counts as a field only while it holds text: with an empty task box focused (as
+// after sending), the card's keys still answer the card (issue 13 item 1).
 
 export type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
 
@@ -25,12 +27,16 @@ export interface ShortcutKeyEvent {
   readonly ctrlKey: boolean;
   readonly metaKey: boolean;
   readonly altKey: boolean;
+  /** Shift+Y / Shift+N answer every card of a stack at once. */
+  readonly shiftKey?: boolean;
   /** The focused element (an EventTarget); only its tag and editability are read. */
   readonly target: object | null;
 }
 
 export type ShortcutAction =
   | { readonly kind: 'choose'; readonly choice: Choice }
+  /** Shift+Y or Shift+N: allow or deny every card of the stack (the one card when alone). */
+  | { readonly kind: 'all'; readonly allow: boolean }
   /** Enter on the "Always allow" confirmation. */
   | { readonly kind: 'confirm-always' }
   /** Escape on the "Always allow" confirmation. */
@@ -54,7 +60,11 @@ export function shortcutFor(event: ShortcutKeyEvent, step: CardStep): ShortcutAc
     case 'note':
       return null;
     case 'choose': {
-      const choice = SHORTCUTS.get(event.key.toLowerCase());
+      const lower = event.key.toLowerCase();
+      if (event.shiftKey === true && (lower === 'y' || lower === 'n')) {
+        return { kind: 'all', allow: lower === 'y' };
+      }
+      const choice = SHORTCUTS.get(lower);
       return choice ? { kind: 'choose', choice } : null;
     }
   }
@@ -69,7 +79,10 @@ function isField(target: object | null): boolean {
     readonly tagName?: unknown;
     readonly type?: unknown;
     readonly isContentEditable?: unknown;
+    readonly dataset?: { readonly composer?: unknown };
   };
+  // The task box, empty: nothing is being typed there, so the keys are the card's.
+  if (element.dataset?.composer === 'empty') return false;
   const tag = typeof element.tagName === 'string' ? element.tagName.toUpperCase() : '';
   if (tag === 'INPUT' && typeof element.type === 'string' && CHOICE_INPUTS.has(element.type)) {
     return false;

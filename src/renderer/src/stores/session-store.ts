@@ -1,11 +1,11 @@
 // The open session: the live trace, the active run and the person's actions on it.
 import { create } from 'zustand';
-import type { RevertOutcome } from '../../../shared/api';
+import type { RevertOutcome, SessionTrace } from '../../../shared/api';
 import type { RunEvent } from '../../../shared/events';
 import type { ApprovalAnswer } from '../../../shared/tool-types';
 import { errorMessage } from '../error-message';
 import { EMPTY_TRACE, type TraceState } from './trace-model';
-import { applyRunEvent } from './trace-reducer';
+import { applyRunEvent, applyRunEvents } from './trace-reducer';
 
 /** An undo asked for from a card: in flight, or what main answered. */
 export type RevertState =
@@ -13,20 +13,37 @@ export type RevertState =
 
 interface SessionStore extends TraceState {
   readonly sessionId: string | null;
+  /** The session's title as the sidebar shows it (null for a new session). */
+  readonly title: string | null;
   readonly sending: boolean;
   /** Why the last action failed (start, stop, answer), shown above the composer. */
   readonly actionError: string | null;
   /** Undo outcomes per call (`call:<id>`) and per run (`run:<id>`). */
   readonly reverts: Readonly<Record<string, RevertState>>;
+  /** Cards the person opened or closed (by call id); the rest follow their default. */
+  readonly expanded: Readonly<Record<string, boolean>>;
   apply(sessionId: string, event: RunEvent): void;
+  /** Shows a past session's whole trace (from the sessions sidebar). */
+  showTrace(trace: SessionTrace): void;
   startRun(task: string): Promise<boolean>;
   stopRun(): Promise<void>;
-  answer(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
+  stopCall(callId: string): Promise<void>;
+  answer(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<boolean>;
   revertCall(callId: string): Promise<void>;
   revertRun(runId: string): Promise<void>;
+  setExpanded(callId: string, open: boolean): void;
   reset(): void;
   dismissError(): void;
 }
+
+const FRESH = {
+  ...EMPTY_TRACE,
+  sessionId: null,
+  title: null,
+  actionError: null,
+  reverts: {},
+  expanded: {},
+} as const;
 
 export const useSessionStore = create<SessionStore>((set, get) => {
   async function revert(key: string, run: () => Promise<RevertOutcome>): Promise<void> {
@@ -42,13 +59,24 @@ export const useSessionStore = create<SessionStore>((set, get) => {
   }
 
   return {
-    ...EMPTY_TRACE,
-    sessionId: null,
+    ...FRESH,
     sending: false,
-    actionError: null,
-    reverts: {},
     apply(sessionId, event) {
-      set((state) => ({ ...applyRunEvent(state, event), sessionId }));
+      // Events of another session (one the window left while it ran) are not this trace's.
+      const current = get().sessionId;
+      if (current !== null && current !== sessionId && event.type !== 'run-started') return;
+      set((state) => ({ ...applyRunEvent(state, event, Date.now()), sessionId }));
+    },
+    showTrace(trace) {
+      const folded = applyRunEvents(EMPTY_TRACE, trace.events, Date.now());
+      // A reopened session has no run going (a crash left at most an unfinished record).
+      set({
+        ...FRESH,
+        ...folded,
+        activeRunId: null,
+        sessionId: trace.sessionId,
+        title: trace.title,
+      });
     },
     async startRun(task) {
       set({ sending: true, actionError: null });
@@ -73,16 +101,27 @@ export const useSessionStore = create<SessionStore>((set, get) => {
         set({ actionError: errorMessage(error) });
       }
     },
-    async answer(requestId, argsHash, answer) {
+    async stopCall(callId) {
       try {
-        await window.tandem.answerApproval(requestId, argsHash, answer);
+        await window.tandem.stopCall(callId);
       } catch (error) {
         set({ actionError: errorMessage(error) });
       }
     },
+    async answer(requestId, argsHash, answer) {
+      try {
+        await window.tandem.answerApproval(requestId, argsHash, answer);
+        return true;
+      } catch (error) {
+        set({ actionError: errorMessage(error) });
+        return false;
+      }
+    },
     revertCall: (callId) => revert(`call:${callId}`, () => window.tandem.revertCall(callId)),
     revertRun: (runId) => revert(`run:${runId}`, () => window.tandem.revertRun(runId)),
-    reset: () => set({ ...EMPTY_TRACE, sessionId: null, actionError: null, reverts: {} }),
+    setExpanded: (callId, open) =>
+      set((state) => ({ expanded: { ...state.expanded, [callId]: open } })),
+    reset: () => set({ ...FRESH }),
     dismissError: () => set({ actionError: null }),
   };
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceItem } from './trace-model';
+import type { ToolItem } from './trace-model';
 import { canRevert, splitChangeSummary } from './tool-changes';
-
-type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
 
 const tool = (over: Partial<ToolItem>): ToolItem => ({
   kind: 'tool',
+  startedAt: 0,
   id: 'c1',
+  callId: 'c1',
   runId: 'r1',
   name: 'shell',
   args: {},

@@ -1,3 +1,6 @@
+// The approval part of a tool card: why it asks, exactly what would happen, and the answers,
+// each saying what it covers before it is clicked. Keys answer the first pending card; when that
+// card is out of view the first key brings it into view instead of answering unseen.
 import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { AlwaysRulePreview } from '../../../shared/api';
 import type { ApprovalAnswer } from '../../../shared/tool-types';
@@ -5,15 +8,16 @@ import { isAllow } from '../../../shared/tool-types';
 import { visibleText } from '../../../shared/visible-text';
 import { errorMessage } from '../error-message';
 import { useSessionStore } from '../stores/session-store';
-import type { TraceItem } from '../stores/trace-model';
+import type { ApprovalState, ToolItem } from '../stores/trace-model';
 import { alwaysAnswer, initialSelection, select, type AlwaysSelection } from './always-rule-choice';
 import { AlwaysRuleConfirm } from './always-rule-confirm';
-import { ApprovalScope } from './approval-scope';
-import { ApprovalDetails, previewSummary } from './approval-details';
+import { ApprovalDetails } from './approval-details';
+import { scopeOf } from './approval-scope';
 import { SHORTCUT_KEYS, shortcutFor, type Choice } from './approval-shortcuts';
+import { formatClock } from './durations';
+import { RuleText } from './rule-text';
+import { inTraceView, revealInTrace } from './trace-view';
 import { VisibleText } from './visible-text';
-
-type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
 
 /** "Allow for a while" on the card: a timed grant. */
 const ALLOW_FOR_MINUTES = 30;
@@ -25,6 +29,14 @@ const ANSWER_LABELS: Record<ApprovalAnswer['kind'], string> = {
   'allow-for': 'Allowed for a while',
   deny: 'Denied',
   'deny-with-note': 'Denied with a note',
+};
+
+const BY_LABELS: Record<NonNullable<ApprovalState['by']>, string> = {
+  person: 'you',
+  stop: 'the run was stopped',
+  closed: 'the window closed',
+  'no-tty': 'no terminal',
+  rule: 'a rule',
 };
 
 /** The choice buttons, in order; the deny pair sits apart at the end. */
@@ -52,39 +64,65 @@ type Step =
       readonly error?: string;
     };
 
-export const ApprovalCard = memo(function ApprovalCard(props: {
-  approval: ApprovalItem;
+export const ApprovalPanel = memo(function ApprovalPanel(props: {
+  tool: ToolItem & { readonly approval: ApprovalState };
   /** The first pending card: the one keyboard answers go to. */
   active: boolean;
   /** Place among the pending cards (1-based) and how many are pending. */
   queue: { readonly position: number; readonly count: number } | null;
+  /** Shift+Y / Shift+N on a stack: every card of it at once. */
+  onAll?: (allow: boolean) => void;
 }): React.JSX.Element {
-  const { approval, active, queue } = props;
+  const { tool, active, queue, onAll } = props;
+  const approval = tool.approval;
   const answerApproval = useSessionStore((s) => s.answer);
   const [step, setStep] = useState<Step>({ kind: 'choose' });
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
+  const panel = useRef<HTMLElement>(null);
   const noteField = useRef<HTMLTextAreaElement>(null);
   const pending = approval.answer === null && !sent;
+
+  // A new card takes the focus, unless the person is typing (a task, a note elsewhere).
+  useEffect(() => {
+    if (!active || !pending) return;
+    const focused = document.activeElement as HTMLElement | null;
+    const free =
+      !focused ||
+      focused === document.body ||
+      focused.dataset.composer === 'empty' ||
+      (focused.closest('.trace') !== null && !/^(INPUT|TEXTAREA|SELECT)$/.test(focused.tagName));
+    if (free) panel.current?.focus({ preventScroll: true });
+  }, [active, pending]);
 
   useEffect(() => {
     if (!active || !pending) return;
     function onKey(event: KeyboardEvent): void {
       const action = shortcutFor(event, step.kind);
       if (!action) return;
+      event.preventDefault();
+      // One key brings an unseen card into view; the next one answers it.
+      if (panel.current && !inTraceView(panel.current)) {
+        revealInTrace(panel.current);
+        return;
+      }
       switch (action.kind) {
         case 'back':
           setStep({ kind: 'choose' });
-          break;
+          return;
         case 'confirm-always':
-          if (step.kind !== 'always' || !step.preview) return;
-          answer(alwaysAnswer(step.preview, step.selection));
-          break;
+          if (step.kind === 'always' && step.preview) {
+            answer(alwaysAnswer(step.preview, step.selection));
+          }
+          return;
+        case 'all':
+          if (onAll) onAll(action.allow);
+          else answer({ kind: action.allow ? 'allow-once' : 'deny' });
+          return;
         case 'choose':
           choose(action.choice);
-          break;
+          return;
       }
-      event.preventDefault();
     }
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -106,7 +144,7 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
         return setStep({ kind: 'note' });
       case 'always':
         setStep({ kind: 'always', preview: null, selection: [] });
-        window.tandem.previewAlwaysRule(approval.id).then(
+        window.tandem.previewAlwaysRule(approval.requestId).then(
           (preview) =>
             setStep((s) =>
               s.kind === 'always'
@@ -126,52 +164,59 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
 
   function answer(value: ApprovalAnswer): void {
     setSent(true);
-    void answerApproval(approval.id, approval.argsHash, value).then(() => {
-      // If main refused the answer the card must stay answerable.
-      if (useSessionStore.getState().actionError) setSent(false);
+    // If main refused the answer the card must stay answerable.
+    void answerApproval(approval.requestId, approval.argsHash, value).then((ok) => {
+      if (!ok) setSent(false);
     });
   }
 
-  return (
-    <article
-      className={`approval-card${pending ? ' pending' : ''}${pending && !active ? ' queued' : ''}`}
-      aria-label={`Approval for ${visibleText(approval.name, { layout: 'inline' })}`}
-    >
-      <header className="approval-head">
-        <span className={`effect effect-${approval.effect}`}>{approval.effect}</span>
-        <strong className="approval-name">
-          <VisibleText text={approval.name} layout="inline" />
-        </strong>
-        {approval.answer ? (
-          <span className="tool-args">{previewSummary(approval.preview)}</span>
-        ) : (
-          <span className="muted">{pending ? 'wants to run' : ''}</span>
-        )}
-        <span className="spacer" />
-        {approval.answer && (
-          <span className={`approval-outcome ${isAllow(approval.answer) ? 'allowed' : 'denied'}`}>
+  const name = visibleText(tool.name, { layout: 'inline' });
+  if (approval.answer) {
+    // Answered: one line, with what was shown kept a click away (the trace stays short).
+    const allowed = isAllow(approval.answer);
+    return (
+      <article className="approval-panel answered" aria-label={`Approval for ${name}`}>
+        <p className="approval-outcome-line">
+          <span className={`approval-outcome ${allowed ? 'allowed' : 'denied'}`}>
             {ANSWER_LABELS[approval.answer.kind]}
             {approval.answer.kind === 'allow-for' ? ` (${approval.answer.minutes} minutes)` : ''}
-            {approval.by && approval.by !== 'person' ? ` (${approval.by})` : ''}
           </span>
-        )}
-        {pending && queue && queue.count > 1 && (
           <span className="muted">
-            {queue.position} of {queue.count} waiting
+            {approval.by && approval.by !== 'person' ? ` · ${BY_LABELS[approval.by]}` : ''}
+            {approval.answeredAt !== undefined ? ` · ${formatClock(approval.answeredAt)}` : ''}
           </span>
+        </p>
+        {approval.answer.kind === 'deny-with-note' && (
+          <p className="approval-note-shown">
+            Your note: <VisibleText text={approval.answer.note} layout="lines" />
+          </p>
         )}
-      </header>
-      {approval.answer ? (
-        // Answered: one line, with what was shown kept a click away (the trace stays short).
         <details className="approval-shown">
           <summary>What you were shown</summary>
           <ApprovalDetails approval={approval} />
         </details>
-      ) : (
-        <ApprovalDetails approval={approval} />
-      )}
-      {!approval.answer && step.kind === 'choose' && <ApprovalScope storable={approval.storable} />}
-      {approval.answer ? null : step.kind === 'note' ? (
+      </article>
+    );
+  }
+
+  return (
+    <article
+      ref={panel}
+      tabIndex={-1}
+      className={`approval-panel pending${active ? ' active' : ' queued'}`}
+      aria-label={`Approval for ${name}`}
+    >
+      <header className="approval-head">
+        <strong>Wants to run</strong>
+        <span className="spacer" />
+        {queue && queue.count > 1 && (
+          <span className="muted nowrap">
+            {queue.position} of {queue.count} waiting
+          </span>
+        )}
+      </header>
+      <ApprovalDetails approval={approval} />
+      {step.kind === 'note' ? (
         <form
           className="approval-note"
           onSubmit={(event) => {
@@ -220,20 +265,30 @@ export const ApprovalCard = memo(function ApprovalCard(props: {
         />
       ) : (
         <div className="approval-actions">
-          {CHOICE_BUTTONS.map(({ choice, label, tone }) => (
-            <Fragment key={choice}>
-              {choice === 'deny' && <span className="spacer" />}
-              <button
-                type="button"
-                className={`button${tone ? ` ${tone}` : ''}`}
-                disabled={sent}
-                onClick={() => choose(choice)}
-                aria-keyshortcuts={SHORTCUT_KEYS[choice].toUpperCase()}
-              >
-                {label} <kbd>{SHORTCUT_KEYS[choice].toUpperCase()}</kbd>
-              </button>
-            </Fragment>
-          ))}
+          {CHOICE_BUTTONS.map(({ choice, label, tone }) => {
+            const scope = scopeOf(choice, approval.storable, ALLOW_FOR_MINUTES);
+            return (
+              <Fragment key={choice}>
+                {choice === 'deny' && <span className="spacer" />}
+                <button
+                  type="button"
+                  className={`button choice${tone ? ` ${tone}` : ''}`}
+                  disabled={sent}
+                  onClick={() => choose(choice)}
+                  aria-keyshortcuts={SHORTCUT_KEYS[choice].toUpperCase()}
+                >
+                  <span className="choice-label">
+                    {label} <kbd>{SHORTCUT_KEYS[choice].toUpperCase()}</kbd>
+                  </span>
+                  {scope && (
+                    <span className="choice-scope">
+                      <RuleText text={scope} />
+                    </span>
+                  )}
+                </button>
+              </Fragment>
+            );
+          })}
         </div>
       )}
     </article>

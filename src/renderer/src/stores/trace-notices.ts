@@ -1,0 +1,82 @@
+// The trace's notices: one per failure (a retry notice is replaced by the next retry and removed
+// when the run ends; the final error is not repeated by the run's end), and the line a revert
+// leaves in the trace.
+import type { RunEvent } from '../../../shared/events';
+import type { ToolItem, TraceItem } from './trace-model';
+
+type Notice = Extract<TraceItem, { kind: 'notice' }>;
+
+/** Id prefix of the one "retrying" notice a run may show. */
+export const RETRY_NOTICE = 'retry-';
+
+export function errorNotice(event: Extract<RunEvent, { type: 'error' }>): Notice {
+  return {
+    kind: 'notice',
+    id: event.retrying ? `${RETRY_NOTICE}${event.runId}` : `error-${event.runId}`,
+    runId: event.runId,
+    tone: event.retrying ? 'warning' : 'error',
+    text: sentence(event.message),
+    ...(event.fault ? { fault: event.fault } : {}),
+  };
+}
+
+/** What a run's end adds to the trace: nothing for a normal end or an error already shown. */
+export function finishNotice(
+  event: Extract<RunEvent, { type: 'run-finished' }>,
+  errorShown: boolean,
+): Notice | null {
+  switch (event.reason) {
+    case 'done':
+      return null;
+    case 'error':
+      if (errorShown) return null;
+      return {
+        kind: 'notice',
+        id: `error-${event.runId}`,
+        runId: event.runId,
+        tone: 'error',
+        text: sentence(event.message ?? 'The run ended with an error.'),
+      };
+    case 'stopped':
+      return {
+        kind: 'notice',
+        id: `finished-${event.runId}`,
+        runId: event.runId,
+        tone: 'info',
+        text: 'Run stopped.',
+      };
+    case 'max-steps':
+      return {
+        kind: 'notice',
+        id: `finished-${event.runId}`,
+        runId: event.runId,
+        tone: 'info',
+        text: event.message
+          ? `The run reached its step limit. ${sentence(event.message)}`
+          : 'The run reached its step limit.',
+      };
+  }
+}
+
+/** A message as a sentence: capital first letter, a full stop at the end. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return trimmed;
+  const first = trimmed[0] as string;
+  const capital = first.toUpperCase() + trimmed.slice(1);
+  return /[.!?…)]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** "the edit of notes.txt", "the command `touch two.txt`", for the revert line. */
+export function describeRevert(tool: ToolItem): string {
+  const args = (typeof tool.args === 'object' && tool.args !== null ? tool.args : {}) as {
+    path?: unknown;
+    command?: unknown;
+  };
+  if (tool.name === 'edit_file' && typeof args.path === 'string') return `the edit of ${args.path}`;
+  if (tool.name === 'write_file' && typeof args.path === 'string')
+    return `the write of ${args.path}`;
+  if (tool.name === 'shell' && typeof args.command === 'string')
+    return `the changes of \`${args.command.split('\n')[0] ?? ''}\``;
+  return `the changes of ${tool.name}`;
+}
