@@ -28,6 +28,10 @@ describe('stopping one call', () => {
     expect(await run.done).toBe('done');
     const [result] = eventsOfType(h.events, 'tool-result');
     expect(result).toMatchObject({ ok: false, stopped: true });
+    // The model is told the person stopped it, with what it printed before.
+    expect(result?.output).toMatch(
+      /^Stopped by the person after \d+\.\d s: the call did not finish .* The run goes on\.\nOutput before the stop \(the end of it\):\nwaiting$/,
+    );
     expect(log).toEqual(['wait:start', 'wait:aborted']);
     expect(eventsOfType(h.events, 'assistant-message').at(-1)?.text).toBe('carried on');
     // Finished calls cannot be stopped again.

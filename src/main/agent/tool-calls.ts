@@ -1,5 +1,6 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
+import stripAnsi from 'strip-ansi';
 import type { RunEvent } from '../../shared/events';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
@@ -132,13 +133,16 @@ async function answerOne(
   if (!prepared.ok) return answer(false, prepared.message);
 
   const { tool, args } = prepared;
+  const tail = new OutputTail();
   const ctx: ToolContext = {
     folder: deps.folder,
     sessionId: deps.sessionId,
     callId: call.id,
     signal,
-    onOutput: (chunk) =>
-      deps.emit({ type: 'tool-output', runId: deps.runId, callId: call.id, chunk }),
+    onOutput: (chunk) => {
+      tail.add(chunk);
+      deps.emit({ type: 'tool-output', runId: deps.runId, callId: call.id, chunk });
+    },
     services: deps.services,
   };
   const verdict = await askGate(
@@ -168,6 +172,10 @@ async function answerOne(
   } finally {
     unregister();
   }
+  if (result.outcome === 'cancelled' && own.signal.aborted && !signal.aborted) {
+    // The person stopped this call alone: the model hears so, with what it printed before.
+    return answer(false, stoppedByPerson(Date.now() - ran.from, tail.text()), verdict.provenance);
+  }
   const outside =
     result.outsideContent ??
     (tool.effect === 'network' || tool.name.startsWith('mcp__')
@@ -177,6 +185,27 @@ async function answerOne(
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
   return answer(result.ok, result.output, verdict.provenance, tainting);
+}
+
+/** The last few thousand characters a call printed, colours removed, for a stop message. */
+class OutputTail {
+  private kept = '';
+
+  add(chunk: string): void {
+    this.kept = (this.kept + chunk).slice(-TAIL_CHARS);
+  }
+
+  text(): string {
+    return stripAnsi(this.kept).replace(/\r\n?/g, '\n').trim();
+  }
+}
+
+const TAIL_CHARS = 4000;
+
+function stoppedByPerson(ms: number, printed: string): string {
+  const seconds = (ms / 1000).toFixed(1);
+  const head = `Stopped by the person after ${seconds} s: the call did not finish (a command and everything it started were killed). The run goes on.`;
+  return printed ? `${head}\nOutput before the stop (the end of it):\n${printed}` : head;
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

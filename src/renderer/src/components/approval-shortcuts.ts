@@ -1,7 +1,7 @@
 // Which keys answer the active approval card. A pure function, so what is ignored (held keys,
 // typing in a field, an input method composing, shortcuts of other parts) is tested under Node.
-// The task box counts as a field only while it holds text: with an empty task box focused (as
-// after sending), the card's keys still answer the card (issue 13 item 1).
+// Keys typed into a field are text, the task box included: after sending, the waiting card takes
+// the focus (approval-panel.tsx), so its keys work without the task box swallowing them.
 
 export type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
 
@@ -79,10 +79,7 @@ function isField(target: object | null): boolean {
     readonly tagName?: unknown;
     readonly type?: unknown;
     readonly isContentEditable?: unknown;
-    readonly dataset?: { readonly composer?: unknown };
   };
-  // The task box, empty: nothing is being typed there, so the keys are the card's.
-  if (element.dataset?.composer === 'empty') return false;
   const tag = typeof element.tagName === 'string' ? element.tagName.toUpperCase() : '';
   if (tag === 'INPUT' && typeof element.type === 'string' && CHOICE_INPUTS.has(element.type)) {
     return false;

@@ -40,6 +40,14 @@ export function TaskComposer(): React.JSX.Element {
             event.preventDefault();
             void send();
           }
+          // Escape hands the keys back to a waiting card (the text stays).
+          if (event.key === 'Escape') {
+            const card = document.querySelector<HTMLElement>('.approval-panel.pending.active');
+            if (card) {
+              event.preventDefault();
+              card.focus({ preventScroll: true });
+            }
+          }
         }}
       />
       <div className="composer-actions">
