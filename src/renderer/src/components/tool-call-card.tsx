@@ -129,7 +129,10 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
           )}
         </div>
       )}
-      {split?.changes && <ChangeSummary text={split.changes} />}
+      {/* "Changes on disk: none." is not news; a change (or not knowing) is. */}
+      {split?.changes && split.changes !== 'Changes on disk: none.' && (
+        <ChangeSummary text={split.changes} />
+      )}
       {canRevert(tool) && <RevertControl callId={tool.callId} reverted={tool.reverted === true} />}
     </article>
   );
