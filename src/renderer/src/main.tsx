@@ -6,6 +6,12 @@ import './styles/session-layout.css';
 import './styles/trace-cards.css';
 import './styles/diff.css';
 import './styles/sidebar.css';
+import './styles/code.css';
+import './styles/theme-dark.css';
+import { applyStoredTheme } from './stores/theme-store';
+
+// Before the first paint, so a dark choice never flashes light.
+applyStoredTheme();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

@@ -1,10 +1,38 @@
-import type { WorkspaceInfo } from '../../../shared/api';
+// Settings: one card per section, listed in SETTINGS_SECTIONS, so another section (MCP servers,
+// say) slots in without touching the others.
 import { useEffect } from 'react';
+import type { WorkspaceInfo } from '../../../shared/api';
 import { useAppStore } from '../stores/app-store';
 import { useSettingsStore } from '../stores/settings-store';
+import { AppearanceSection } from './appearance-section';
 import { LogoMark } from './logo-mark';
 import { PermissionsSection } from './permissions-section';
 import { ProviderSection } from './provider-section';
+
+export interface SettingsSectionProps {
+  readonly workspace: WorkspaceInfo | null;
+}
+
+type SettingsSection = (props: SettingsSectionProps) => React.JSX.Element | null;
+
+function ProjectPermissions({ workspace }: SettingsSectionProps): React.JSX.Element {
+  if (workspace) return <PermissionsSection workspace={workspace} />;
+  return (
+    <section className="settings-card" aria-labelledby="permissions-title">
+      <h2 id="permissions-title">Permissions</h2>
+      <p className="muted">
+        Modes, rules and grants belong to a project: open a folder to see and change them.
+      </p>
+    </section>
+  );
+}
+
+/** In order, top to bottom. */
+export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+  ProviderSection,
+  ProjectPermissions,
+  AppearanceSection,
+];
 
 export function SettingsView({
   workspace,
@@ -41,17 +69,9 @@ export function SettingsView({
         </button>
       </header>
       <main className="settings-body">
-        <ProviderSection />
-        {workspace ? (
-          <PermissionsSection workspace={workspace} />
-        ) : (
-          <section className="settings-card" aria-labelledby="permissions-title">
-            <h2 id="permissions-title">Permissions</h2>
-            <p className="muted">
-              Modes, rules and grants belong to a project: open a folder to see and change them.
-            </p>
-          </section>
-        )}
+        {SETTINGS_SECTIONS.map((Section, i) => (
+          <Section key={i} workspace={workspace} />
+        ))}
       </main>
     </div>
   );
