@@ -51,8 +51,12 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 /**
- * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
- * so the transcript holds what already ran even if the app dies during a later call.
+ * Answers every call, in order. Every call is shown at once (its start, and its card when it asks),
+ * so the person sees what the whole turn proposes and may answer the cards together; the calls
+ * still run in order: a run of consecutive reads side by side, anything else alone, each only
+ * after the ones before it finished (`ready`). `onAnswered` gets each batch's answers as soon as
+ * the batch ends, so the transcript holds what already ran even if the app dies during a later
+ * call.
  */
 export async function answerToolCalls(
   calls: readonly ChatToolCall[],
@@ -61,22 +65,33 @@ export async function answerToolCalls(
   signal: AbortSignal,
   onAnswered: (answers: readonly ToolMessage[]) => void = () => {},
 ): Promise<ToolMessage[]> {
-  const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
-  let index = 0;
-  while (index < calls.length) {
-    // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
+  // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
+  const batches: number[][] = [];
+  for (let index = 0; index < calls.length; ) {
     const batch = [index];
     if (isRead(deps, calls[index])) {
       while (index + batch.length < calls.length && isRead(deps, calls[index + batch.length])) {
         batch.push(index + batch.length);
       }
     }
-    const results = await Promise.all(
-      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal)),
+    batches.push(batch);
+    index += batch.length;
+  }
+  let before: Promise<unknown> = Promise.resolve();
+  const running = batches.map((batch) => {
+    const ready = before.then(() => undefined);
+    const results = Promise.all(
+      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal, ready)),
     );
+    // The next batch waits for this one however it ended.
+    before = results.catch(() => undefined);
+    return results;
+  });
+  const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
+  for (const [n, batch] of batches.entries()) {
+    const results = await (running[n] as Promise<ToolMessage[]>);
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
     onAnswered(results);
-    index += batch.length;
   }
   return answers;
 }
@@ -90,6 +105,8 @@ async function answerOne(
   deps: ToolCallDeps,
   taint: RunTaint,
   signal: AbortSignal,
+  /** Resolves when every call before this one in the turn has finished. */
+  ready: Promise<void>,
 ): Promise<ToolMessage> {
   const started = Date.now();
   const prepared = deps.registry.prepare(call.function.name, call.function.arguments);
@@ -152,11 +169,17 @@ async function answerOne(
       tool,
       args,
       ctx,
-      ...(taint.taintedBy !== undefined ? { taintedBy: taint.taintedBy } : {}),
+      ready,
+      // Read when the gate decides: a call before this one in the turn may bring the taint.
+      get taintedBy() {
+        return taint.taintedBy;
+      },
     },
     deps,
     signal,
   );
+  // Whatever the gate did, nothing runs before the calls ahead of it have finished.
+  await ready;
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 

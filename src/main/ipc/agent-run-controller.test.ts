@@ -377,3 +377,42 @@ describe('sessions', () => {
     await s.controller.stopRun(asked.runId);
   });
 });
+
+describe('a turn of several changes', () => {
+  it('shows every card of the turn at once, and runs them in order once answered', async () => {
+    const s = await setup([
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'one.txt', content: '1\n' } },
+          { name: 'write_file', arguments: { path: 'two.txt', content: '2\n' } },
+          { name: 'shell', arguments: { command: 'cat one.txt two.txt > both.txt' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    await s.controller.startRun('three changes');
+    while (s.events.filter((e) => e.type === 'approval-requested').length < 3) {
+      await s.next('approval-requested', s.events.length);
+    }
+    // Cards open side by side (their order of arrival varies); the calls' order is the turn's.
+    const order = s.events.flatMap((e) => (e.type === 'tool-call-started' ? [e.callId] : []));
+    const cards = s.events
+      .filter(
+        (e): e is Extract<RunEvent, { type: 'approval-requested' }> =>
+          e.type === 'approval-requested',
+      )
+      .sort((a, b) => order.indexOf(a.callId) - order.indexOf(b.callId));
+    expect(cards.map((c) => c.name)).toEqual(['write_file', 'write_file', 'shell']);
+    expect(s.events.some((e) => e.type === 'tool-result')).toBe(false);
+    // Answered last first: still run first to last (the command reads what the writes made).
+    for (const card of [...cards].reverse()) {
+      await s.controller.answerApproval(card.requestId, card.argsHash, { kind: 'allow-once' });
+    }
+    await s.next('run-finished');
+    const results = s.events.filter(
+      (e): e is Extract<RunEvent, { type: 'tool-result' }> => e.type === 'tool-result',
+    );
+    expect(results.map((r) => [r.callId, r.ok])).toEqual(cards.map((c) => [c.callId, true]));
+    expect(await readFile(join(s.folder, 'both.txt'), 'utf8')).toBe('1\n2\n');
+  });
+});

@@ -48,7 +48,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const maxReasks = options.maxReasks ?? 3;
   const deps = options.deps ?? realPolicyDeps;
 
-  return async (request, emit, signal) => {
+  const gate: PermissionGate = async (request, emit, signal) => {
     const { tool, args, ctx } = request;
     const target: ToolTarget = tool.target ? tool.target(args as never, ctx) : { kind: 'none' };
     let stored;
@@ -69,6 +69,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     }
     const sandbox =
       typeof options.sandbox === 'function' ? await options.sandbox() : options.sandbox;
+    // The taint this judgement (and its card) saw; a call before this one may add it later.
+    const taintJudged = request.taintedBy;
     const decided = await decidePolicy(
       {
         toolName: tool.name,
@@ -80,10 +82,16 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         rules: stored.rules.map((r) => r.rule),
         grants: options.grants.active(ctx.folder, ctx.sessionId),
         sandbox,
-        ...(request.taintedBy !== undefined ? { taintedBy: request.taintedBy } : {}),
+        ...(taintJudged !== undefined ? { taintedBy: taintJudged } : {}),
       },
       deps,
     );
+    if (request.ready && decided.decision !== 'ask') {
+      // Nothing to show the person now: decide when it is this call's turn, on the state then
+      // (a call before it may have changed a file, the taint, or the rules).
+      if (!(await untilReady(request.ready, signal))) return stoppedVerdict('stop');
+      return gate(withoutReady(request), emit, signal);
+    }
     emit({
       type: 'permission-decided',
       runId: request.runId,
@@ -112,9 +120,10 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       case 'refuse':
         return { kind: 'refuse', message: decided.refusal ?? decided.reasons.join('; ') };
       case 'ask':
-        return askPerson(request, decided, target, sandbox, emit, signal);
+        return askPerson(request, decided, target, sandbox, emit, signal, taintJudged);
     }
   };
+  return gate;
 
   async function askPerson(
     request: GateRequest,
@@ -123,6 +132,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     sandbox: SandboxState,
     emit: (event: RunEvent) => void,
     signal: AbortSignal,
+    taintJudged: string | undefined,
   ): Promise<GateVerdict> {
     const { tool, args, ctx } = request;
     const writePath =
@@ -180,6 +190,15 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       if (answered.answer.kind === 'deny' || answered.answer.kind === 'deny-with-note') {
         return deniedVerdict(answered);
       }
+      if (request.ready) {
+        // Shown early with the rest of its turn: it runs only after the calls before it, and
+        // what they changed is checked below (the fingerprint). Outside content they brought in
+        // is news the card did not show: then it is judged and asked afresh.
+        if (!(await untilReady(request.ready, signal))) return stoppedVerdict('stop');
+        if (request.taintedBy !== taintJudged) {
+          return gate(withoutReady(request), emit, signal);
+        }
+      }
       // The card showed one thing; run only that. A change between card and now asks again.
       if ((await fingerprint()) !== argsHash) {
         reasons = [
@@ -236,6 +255,25 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       }
     }
   }
+}
+
+/** Waits for `ready`; false when the run was stopped first. */
+async function untilReady(ready: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void ready.then(done, done);
+  });
+  return !signal.aborted;
+}
+
+function withoutReady(request: GateRequest): GateRequest {
+  const { ready: _ready, ...rest } = request;
+  return rest;
 }
 
 async function previewFor(

@@ -11,7 +11,12 @@ export interface GateRequest {
   readonly args: unknown;
   readonly ctx: ToolContext;
   /** Set once the current turn has taken in network or MCP content (raises the bar). */
-  readonly taintedBy?: string;
+  readonly taintedBy?: string | undefined;
+  /**
+   * Resolves when the calls before this one in its turn have finished. A gate may show its card
+   * before (so one turn's cards wait together), but judges what runs on the state after it.
+   */
+  readonly ready?: Promise<void>;
 }
 
 export type GateVerdict =
