@@ -160,6 +160,11 @@ export class ScriptedRunController implements RunController {
     this.emit({ type: 'run-finished', runId, reason: 'done' });
   }
 
+  // The scripted run has no tool schema to check an edit against.
+  async answerEdited(): Promise<void> {
+    throw new Error('Edit not accepted: this scripted run cannot edit calls.');
+  }
+
   async previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview> {
     if (this.pending?.requestId !== requestId)
       throw new Error(`No pending approval "${requestId}".`);

@@ -29,6 +29,8 @@ const api: TandemApi = {
   stopCall: (callId) => invoke('stopCall', callId),
   answerApproval: (requestId, argsHash, answer) =>
     invoke('answerApproval', requestId, argsHash, answer),
+  answerEdited: (requestId, argsHash, edited) =>
+    invoke('answerEdited', requestId, argsHash, edited),
   previewAlwaysRule: (requestId) => invoke('previewAlwaysRule', requestId),
   sendTerminalInput: (callId, data) => invoke('sendTerminalInput', callId, data),
   revertCall: (callId) => invoke('revertCall', callId),

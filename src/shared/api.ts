@@ -2,7 +2,7 @@
 // main implements it (src/main/ipc) and validates every payload (./ipc-schemas.ts).
 import type { RunEvent } from './events';
 import type { ProviderPresetId } from './provider-presets';
-import type { ApprovalAnswer, PermissionMode, SandboxState } from './tool-types';
+import type { ApprovalAnswer, EditedArgs, PermissionMode, SandboxState } from './tool-types';
 
 export interface AppInfo {
   readonly name: string;
@@ -195,6 +195,12 @@ export interface TandemApi {
   /** Stops one running command; the run goes on. False when it is not running. */
   stopCall(callId: string): Promise<boolean>;
   answerApproval(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
+  /**
+   * Allows a pending call once, as the person edited it on its card (a command's text, a write's
+   * content). Main checks the edit against the tool, judges the edited call afresh and asks
+   * again when it needs more than the card showed; what runs is exactly the edited version.
+   */
+  answerEdited(requestId: string, argsHash: string, edited: EditedArgs): Promise<void>;
 
   /** What "Always allow" would store for a pending request, previewed over earlier calls. */
   previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview>;
@@ -252,6 +258,7 @@ export const TANDEM_INVOKE_METHODS = [
   'stopRun',
   'stopCall',
   'answerApproval',
+  'answerEdited',
   'previewAlwaysRule',
   'sendTerminalInput',
   'revertCall',

@@ -1,6 +1,13 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
-import type { ApprovalAnswer, Decision, ToolEffect, ToolPreview, Usage } from './tool-types';
+import type {
+  ApprovalAnswer,
+  Decision,
+  EditedArgs,
+  ToolEffect,
+  ToolPreview,
+  Usage,
+} from './tool-types';
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
@@ -65,6 +72,8 @@ export type RunEvent =
        * ("`rm build` exactly"); empty when they allow this call only. Absent in old transcripts.
        */
       readonly storable?: readonly string[];
+      /** What the person may edit on the card before allowing it; absent: nothing. */
+      readonly editable?: 'command' | 'content';
       readonly at: number;
     }
   | {
@@ -76,6 +85,8 @@ export type RunEvent =
       /** Who answered: the person, or the app on their behalf (stop, closed window, no terminal). */
       readonly by: 'person' | 'stop' | 'closed' | 'no-tty' | 'rule';
       readonly at: number;
+      /** The person changed the call before allowing it: what they allowed instead. */
+      readonly edited?: EditedArgs;
     }
   | {
       readonly type: 'tool-output';

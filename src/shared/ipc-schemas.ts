@@ -65,7 +65,7 @@ const editedText = z
   .max(EDITED_TEXT_MAX)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-export const editedArgsSchema = z.discriminatedUnion('kind', [
+const editedArgsSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('command'),
@@ -136,6 +136,7 @@ export const ipcArgSchemas = {
   stopRun: z.tuple([id]),
   stopCall: z.tuple([id]),
   answerApproval: z.tuple([id, z.string().min(1).max(200), approvalAnswerSchema]),
+  answerEdited: z.tuple([id, z.string().min(1).max(200), editedArgsSchema]),
   previewAlwaysRule: z.tuple([id]),
   // Keystrokes and pastes; a larger paste is split by the window.
   sendTerminalInput: z.tuple([id, z.string().min(1).max(TERMINAL_INPUT_MAX)]),

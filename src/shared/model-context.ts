@@ -9,7 +9,10 @@ const CONTEXT_WINDOWS: readonly (readonly [RegExp, number])[] = [
 ];
 
 export function contextWindowOf(model: string): number | null {
-  const name = model.trim().toLowerCase().replace(/^openai\//, '');
+  const name = model
+    .trim()
+    .toLowerCase()
+    .replace(/^openai\//, '');
   for (const [pattern, tokens] of CONTEXT_WINDOWS) if (pattern.test(name)) return tokens;
   return null;
 }

@@ -4,7 +4,7 @@ import stripAnsi from 'strip-ansi';
 import type { RunEvent } from '../../shared/events';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
-import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
+import type { AnyTool, ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 
@@ -67,7 +67,7 @@ export async function answerToolCalls(
 ): Promise<ToolMessage[]> {
   // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
   const batches: number[][] = [];
-  for (let index = 0; index < calls.length; ) {
+  for (let index = 0; index < calls.length;) {
     const batch = [index];
     if (isRead(deps, calls[index])) {
       while (index + batch.length < calls.length && isRead(deps, calls[index + batch.length])) {
@@ -125,7 +125,7 @@ async function answerOne(
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
   // Set once it was allowed to run: a duration excludes the time the person took to decide.
-  const ran: { from?: number } = {};
+  const ran: { from?: number; args?: unknown } = {};
   const answer = (
     ok: boolean,
     output: string,
@@ -170,6 +170,11 @@ async function answerOne(
       args,
       ctx,
       ready,
+      // The person may edit the call on its card; the edit is validated like the model's args.
+      revalidate: (edited) => {
+        const again = deps.registry.prepare(tool.name, JSON.stringify(edited));
+        return again.ok ? { ok: true, args: again.args } : { ok: false, message: again.message };
+      },
       // Read when the gate decides: a call before this one in the turn may bring the taint.
       get taintedBy() {
         return taint.taintedBy;
@@ -184,10 +189,12 @@ async function answerOne(
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 
   ran.from = Date.now();
+  // What runs: the model's arguments, or the person's edit of them (already judged by the gate).
+  ran.args = verdict.args !== undefined ? verdict.args : args;
   const unregister = deps.callStops?.register(call.id, own) ?? (() => {});
   let result;
   try {
-    result = await deps.registry.execute(tool, args, {
+    result = await deps.registry.execute(tool, ran.args, {
       ...ctx,
       signal: own.signal,
       permit: verdict.permit,
@@ -202,12 +209,16 @@ async function answerOne(
   const outside =
     result.outsideContent ??
     (tool.effect === 'network' || tool.name.startsWith('mcp__')
-      ? describeTaint(tool.name, () => tool.target?.(args as never, ctx))
+      ? describeTaint(tool.name, () => tool.target?.(ran.args as never, ctx))
       : undefined);
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(result.ok, result.output, verdict.provenance, tainting);
+  const output =
+    verdict.args !== undefined
+      ? `${editNote(tool.editable, ran.args)}\n\n${result.output}`
+      : result.output;
+  return answer(result.ok, output, verdict.provenance, tainting);
 }
 
 /** The last few thousand characters a call printed, colours removed, for a stop message. */
@@ -229,6 +240,17 @@ function stoppedByPerson(ms: number, printed: string): string {
   const seconds = (ms / 1000).toFixed(1);
   const head = `Stopped by the person after ${seconds} s: the call did not finish (a command and everything it started were killed). The run goes on.`;
   return printed ? `${head}\nOutput before the stop (the end of it):\n${printed}` : head;
+}
+
+/** The first line of a result the person edited: the model must not think its version ran. */
+function editNote(editable: AnyTool['editable'], args: unknown): string {
+  const fields = (typeof args === 'object' && args !== null ? args : {}) as {
+    command?: unknown;
+  };
+  if (editable === 'command' && typeof fields.command === 'string') {
+    return `The person edited this command before allowing it. What ran instead of yours:\n${fields.command}`;
+  }
+  return 'The person edited this call before allowing it: what ran differs from what you proposed (for a write, read the file to see what was written).';
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

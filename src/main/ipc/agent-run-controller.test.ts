@@ -416,3 +416,102 @@ describe('a turn of several changes', () => {
     expect(await readFile(join(s.folder, 'both.txt'), 'utf8')).toBe('1\n2\n');
   });
 });
+
+describe('editing a call before allowing it', () => {
+  async function card(
+    s: Setup,
+    nth = 1,
+  ): Promise<Extract<RunEvent, { type: 'approval-requested' }>> {
+    while (s.events.filter((e) => e.type === 'approval-requested').length < nth) {
+      await s.next('approval-requested', s.events.length);
+    }
+    return s.events.filter(
+      (e): e is Extract<RunEvent, { type: 'approval-requested' }> =>
+        e.type === 'approval-requested',
+    )[nth - 1]!;
+  }
+
+  it('runs exactly the edited command, and the model hears it was edited', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'touch proposed.txt' } }] },
+      { text: 'ok' },
+    ]);
+    await s.controller.startRun('make a file');
+    const asked = await card(s);
+    await s.controller.answerEdited(asked.requestId, asked.argsHash, {
+      kind: 'command',
+      command: 'touch edited.txt',
+    });
+    await s.next('run-finished');
+    expect(existsSync(join(s.folder, 'edited.txt'))).toBe(true);
+    expect(existsSync(join(s.folder, 'proposed.txt'))).toBe(false);
+    const resolved = s.events.find((e) => e.type === 'approval-resolved');
+    expect(resolved).toMatchObject({
+      answer: { kind: 'allow-once' },
+      edited: { kind: 'command', command: 'touch edited.txt' },
+    });
+    const result = s.events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ ok: true });
+    expect(result?.type === 'tool-result' && result.output).toMatch(
+      /^The person edited this command before allowing it\. What ran instead of yours:\ntouch edited\.txt\n\n/,
+    );
+    expect(result?.type === 'tool-result' && result.provenance).toMatch(
+      /^you edited it and allowed your version at \d\d:\d\d$/,
+    );
+    // The same note went to the model.
+    const toolMessage = s.server
+      .chatBodies()
+      .at(-1)!
+      .messages.find((m) => m.role === 'tool');
+    expect(String(toolMessage?.content)).toContain('What ran instead of yours:\ntouch edited.txt');
+  });
+
+  it('asks again when the edit needs more than the card showed, and runs nothing on a no', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'touch a.txt' } }] },
+      { text: 'ok' },
+    ]);
+    await writeFile(join(s.folder, 'keep.txt'), 'keep\n');
+    await s.controller.startRun('touch it');
+    const first = await card(s);
+    await s.controller.answerEdited(first.requestId, first.argsHash, {
+      kind: 'command',
+      command: 'touch a.txt && rm -f keep.txt',
+    });
+    const second = await card(s, 2);
+    expect(second.callId).toBe(first.callId);
+    expect(second.args).toEqual({ command: 'touch a.txt && rm -f keep.txt' });
+    expect(second.argsHash).not.toBe(first.argsHash);
+    expect(second.reasons[0]).toMatch(
+      /^you edited this call, and your version needs more than the card you answered: .*rm/,
+    );
+    await s.controller.answerApproval(second.requestId, second.argsHash, { kind: 'deny' });
+    await s.next('run-finished');
+    expect(existsSync(join(s.folder, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(s.folder, 'a.txt'))).toBe(false);
+  });
+
+  it('refuses an edit the tool does not take, and the card stays answerable', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'n.txt', content: 'model\n' } }] },
+      { text: 'ok' },
+    ]);
+    await s.controller.startRun('write it');
+    const asked = await card(s);
+    await expect(
+      s.controller.answerEdited(asked.requestId, asked.argsHash, {
+        kind: 'command',
+        command: 'rm -rf /',
+      }),
+    ).rejects.toThrow(/Edit not accepted: .*only the content of write_file can be edited/);
+    await expect(
+      s.controller.answerEdited('not-a-request', asked.argsHash, { kind: 'content', content: 'x' }),
+    ).rejects.toThrow(/no such approval request/);
+    await s.controller.answerEdited(asked.requestId, asked.argsHash, {
+      kind: 'content',
+      content: 'person\n',
+    });
+    await s.next('run-finished');
+    expect(await readFile(join(s.folder, 'n.txt'), 'utf8')).toBe('person\n');
+  });
+});

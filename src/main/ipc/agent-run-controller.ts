@@ -213,6 +213,10 @@ function createAgentRunController(
       const result = broker.answer(requestId, argsHash, answer, 'person');
       if (!result.ok) throw new Error(`Answer not accepted: ${result.message}.`);
     },
+    async answerEdited(requestId, argsHash, edited) {
+      const result = broker.answerEdited(requestId, argsHash, edited);
+      if (!result.ok) throw new Error(`Edit not accepted: ${result.message}.`);
+    },
     async previewAlwaysRule(requestId) {
       const rules = alwaysRules.get(requestId);
       if (!rules) throw new Error('That approval request is no longer pending.');

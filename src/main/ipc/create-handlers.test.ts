@@ -96,6 +96,9 @@ class RecordingController implements RunController {
   async answerApproval(requestId: string, argsHash: string) {
     this.calls.push(`answer:${requestId}:${argsHash}`);
   }
+  async answerEdited(requestId: string, argsHash: string) {
+    this.calls.push(`edited:${requestId}:${argsHash}`);
+  }
   async previewAlwaysRule(requestId: string) {
     this.calls.push(`preview:${requestId}`);
     return { rules: [], matched: 0, examples: [], summary: '', choices: [] };

@@ -132,6 +132,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       stopRun: runs.stopRun,
       stopCall: runs.stopCall,
       answerApproval: runs.answerApproval,
+      answerEdited: runs.answerEdited,
       previewAlwaysRule: runs.previewAlwaysRule,
       sendTerminalInput: runs.sendTerminalInput,
       revertCall: runs.revertCall,

@@ -9,6 +9,7 @@ export type RunMethod =
   | 'stopRun'
   | 'stopCall'
   | 'answerApproval'
+  | 'answerEdited'
   | 'previewAlwaysRule'
   | 'sendTerminalInput'
   | 'revertCall'

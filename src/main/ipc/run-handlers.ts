@@ -80,6 +80,8 @@ export function createRunHandlers(
     stopCall: async (callId) => (active ? active.controller.stopCall(callId) : false),
     answerApproval: async (requestId, argsHash, answer) =>
       (await controller()).answerApproval(requestId, argsHash, answer),
+    answerEdited: async (requestId, argsHash, edited) =>
+      (await controller()).answerEdited(requestId, argsHash, edited),
     previewAlwaysRule: async (requestId) => (await controller()).previewAlwaysRule(requestId),
     // Only an existing controller can have a running command; never make one for keystrokes.
     sendTerminalInput: async (callId, data) =>

@@ -227,6 +227,7 @@ describe('settings handlers', () => {
       'revertRun',
       'previewRevertRun',
       'stopCall',
+      'answerEdited',
       'listSessions',
       'openSession',
       'newSession',

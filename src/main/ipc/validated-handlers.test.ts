@@ -57,6 +57,7 @@ function recordingHandlers(): {
     stopRun: record('stopRun', undefined),
     stopCall: record('stopCall', false),
     answerApproval: record('answerApproval', undefined),
+    answerEdited: record('answerEdited', undefined),
     previewAlwaysRule: record('previewAlwaysRule', {
       rules: [],
       matched: 0,
@@ -169,6 +170,30 @@ describe('createValidatedDispatcher', () => {
     ['an absolute path to revert', 'revertFiles', [['/etc/passwd']], /relative to the project/],
     ['a path climbing out', 'revertFiles', [['src/../../x']], /relative to the project/],
     ['no paths to revert', 'revertFiles', [[]], /argument 1/],
+    [
+      'an edit of an unknown kind',
+      'answerEdited',
+      ['r', 'h', { kind: 'url', url: 'x' }],
+      /argument 3/,
+    ],
+    [
+      'an empty edited command',
+      'answerEdited',
+      ['r', 'h', { kind: 'command', command: '  ' }],
+      /the command is empty/,
+    ],
+    [
+      'an edit with a NUL byte',
+      'answerEdited',
+      ['r', 'h', { kind: 'content', content: 'a\0b' }],
+      /NUL/,
+    ],
+    [
+      'an edit with an extra field',
+      'answerEdited',
+      ['r', 'h', { kind: 'command', command: 'ls', path: '/' }],
+      /argument 3/,
+    ],
     ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
     ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],
     ['onEvent, which is not a channel', 'onEvent', [], /Unknown method "onEvent"/],

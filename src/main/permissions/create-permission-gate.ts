@@ -23,7 +23,8 @@ import { describeRule } from './permission-rule';
 import { decidePolicy, type PolicyDecision } from './policy';
 import type { PolicyDeps } from './policy-deps';
 import { withRule, type PermissionsStore } from './project-permissions-store';
-import { allowedAt } from './provenance';
+import { editProblem, withEdit } from './call-edit';
+import { allowedAt, editedAllowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
 
 export interface PermissionGateOptions {
@@ -101,6 +102,22 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       at: clock(),
     });
 
+    if (request.editOf && decided.decision === 'ask') {
+      // The person's own edit: it runs on the answer they gave, unless it needs more than the
+      // card they answered showed; then they are asked again, with what is new first.
+      const added = newReasons(decided.reasons, request.editOf.reasons);
+      if (added.length === 0) {
+        return {
+          kind: 'run',
+          provenance: editedAllowedAt(request.editOf.answeredAt),
+          permit: { basis: 'person', ...(decided.command ? { command: decided.command } : {}) },
+          args,
+        };
+      }
+      return askPerson(request, decided, target, sandbox, emit, signal, taintJudged, [
+        `you edited this call, and your version needs more than the card you answered: ${added.join('; ')}`,
+      ]);
+    }
     switch (decided.decision) {
       case 'run':
         // The shell narrows what it runs by the basis; a decision without one does not run.
@@ -116,6 +133,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
             basis: decided.basis,
             ...(decided.command ? { command: decided.command } : {}),
           },
+          ...(request.editOf ? { args } : {}),
         };
       case 'refuse':
         return { kind: 'refuse', message: decided.refusal ?? decided.reasons.join('; ') };
@@ -133,6 +151,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     emit: (event: RunEvent) => void,
     signal: AbortSignal,
     taintJudged: string | undefined,
+    /** Reasons shown before the policy's (an edit that needs more). */
+    lead: readonly string[] = [],
   ): Promise<GateVerdict> {
     const { tool, args, ctx } = request;
     const writePath =
@@ -145,7 +165,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         ...(writePath !== undefined ? { fileContent: await snapshotFile(writePath) } : {}),
       });
 
-    let reasons = decided.reasons;
+    let reasons = [...lead, ...decided.reasons];
     for (let round = 0; round <= maxReasks; round++) {
       if (signal.aborted) return stoppedVerdict('stop');
       // Fingerprint before the preview: a change in between can only cause one more question.
@@ -162,13 +182,17 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           preview,
           reasons,
           storable: decided.grantable.map(describeRule),
+          ...(tool.editable && request.revalidate ? { editable: tool.editable } : {}),
         },
         emit,
-        // A widening must be a prefix of the words this card offered, within the limits.
-        (answer) =>
-          answer.kind === 'allow-always' && answer.widen
+        // A widening must be a prefix of the words this card offered, within the limits; an
+        // edit must be of the part this tool lets the person edit, and fit the tool's schema.
+        (answer, edited) => {
+          if (edited) return editProblem(request, edited);
+          return answer.kind === 'allow-always' && answer.widen
             ? widenProblem(answer.widen, decided.grantable)
-            : null,
+            : null;
+        },
       );
       const onAbort = (): void => {
         options.broker.cancel(pending.requestId, 'stop');
@@ -207,11 +231,31 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         ];
         continue;
       }
+      if (answered.edited) {
+        // What runs is the person's version, judged afresh as its own call (same call id).
+        const checked = request.revalidate?.(withEdit(args, answered.edited));
+        if (!checked?.ok) {
+          return {
+            kind: 'refuse',
+            message: `${tool.name} was not run: the person's edit did not fit the tool (${checked?.message ?? 'calls cannot be edited here'}).`,
+          };
+        }
+        return gate(
+          {
+            ...withoutReady(request),
+            args: checked.args,
+            editOf: { reasons: [...lead, ...decided.reasons], answeredAt: answered.at },
+          },
+          emit,
+          signal,
+        );
+      }
       await remember(answered.answer, decided, request);
       return {
         kind: 'run',
-        provenance: allowedAt(answered.at),
+        provenance: request.editOf ? editedAllowedAt(answered.at) : allowedAt(answered.at),
         permit: { basis: 'person', ...(decided.command ? { command: decided.command } : {}) },
+        ...(request.editOf ? { args } : {}),
       };
     }
     return {
@@ -255,6 +299,17 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       }
     }
   }
+}
+
+/**
+ * Reasons of an edited call that the answered card did not show. Reasons quote the command they
+ * are about (`touch a.txt`: not a known read-only command: touch); the quote is left out of the
+ * comparison, so `touch b.txt` needs nothing new while `rm -f keep.txt` does.
+ */
+export function newReasons(reasons: readonly string[], shown: readonly string[]): string[] {
+  const kind = (reason: string): string => reason.replace(/`[^`]*`/g, '`…`');
+  const seen = new Set(shown.map(kind));
+  return reasons.filter((reason) => !seen.has(kind(reason)));
 }
 
 /** Waits for `ready`; false when the run was stopped first. */

@@ -10,7 +10,7 @@ import { writeFileTool } from '../tools/files/write-file';
 import { createShellTool } from '../tools/shell-tool';
 import type { AnyTool, ToolContext } from '../tools/tool';
 import { ApprovalBroker } from './approval-broker';
-import { createPermissionGate } from './create-permission-gate';
+import { createPermissionGate, newReasons } from './create-permission-gate';
 import type { GateVerdict, PermissionGate } from './gate';
 import { GrantBook } from './grant-book';
 import { JsonFilePermissionsStore } from './project-permissions-store';
@@ -153,5 +153,28 @@ describe('a turn of several calls', () => {
     before.finish();
     expect(await verdict).toMatchObject({ kind: 'run', provenance: 'read-only' });
     expect(events.map((e) => e.type)).toEqual(['permission-decided']);
+  });
+});
+
+describe('newReasons', () => {
+  it.each<[string, string[], string[], string[]]>([
+    [
+      'another file for the same program',
+      ['`touch b.txt`: not a known read-only command: touch'],
+      ['`touch a.txt`: not a known read-only command: touch'],
+      [],
+    ],
+    [
+      'another program',
+      [
+        '`touch a.txt`: not a known read-only command: touch',
+        '`rm -f k`: not a known read-only command: rm',
+      ],
+      ['`touch a.txt`: not a known read-only command: touch'],
+      ['`rm -f k`: not a known read-only command: rm'],
+    ],
+    ['a new kind of reason', ['writes to a file: > out.txt'], [], ['writes to a file: > out.txt']],
+  ])('%s', (_name, reasons, shown, added) => {
+    expect(newReasons(reasons, shown)).toEqual(added);
   });
 });

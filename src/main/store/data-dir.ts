@@ -14,7 +14,10 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** A stable folder name for one project: readable name plus a hash of its real path. */
 export function projectKey(realFolder: string): string {
   const hash = createHash('sha256').update(realFolder).digest('hex').slice(0, 12);
-  const name = basename(realFolder).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
+  const name =
+    basename(realFolder)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'root';
   return `${name}-${hash}`;
 }
 

@@ -74,6 +74,11 @@ export interface Tool<S extends TSchema = TSchema> {
   readonly effect: ToolEffect;
   /** Per-call time limit; the registry's default applies when absent. */
   readonly timeoutMs?: number;
+  /**
+   * Which argument the person may edit on the card before allowing the call: a command's text
+   * (`command`) or a write's content (`content`). Absent: the call is allowed or denied as asked.
+   */
+  readonly editable?: 'command' | 'content';
   /** What the call touches, for the policy. Absent means `{ kind: 'none' }`. */
   target?(args: Static<S>, ctx: ToolContext): ToolTarget;
   /** What the person must see before approving: the diff, the command, the URL. */

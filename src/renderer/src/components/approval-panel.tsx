@@ -3,14 +3,16 @@
 // card is out of view the first key brings it into view instead of answering unseen.
 import { Fragment, memo, useEffect, useRef, useState } from 'react';
 import type { AlwaysRulePreview } from '../../../shared/api';
-import type { ApprovalAnswer } from '../../../shared/tool-types';
+import type { ApprovalAnswer, EditedArgs } from '../../../shared/tool-types';
 import { isAllow } from '../../../shared/tool-types';
 import { visibleText } from '../../../shared/visible-text';
 import { errorMessage } from '../error-message';
 import { useSessionStore } from '../stores/session-store';
+import { editableText } from '../stores/edited-args';
 import type { ApprovalState, ToolItem } from '../stores/trace-model';
 import { alwaysAnswer, initialSelection, select, type AlwaysSelection } from './always-rule-choice';
 import { AlwaysRuleConfirm } from './always-rule-confirm';
+import { ApprovalEditForm } from './approval-edit-form';
 import { ApprovalDetails } from './approval-details';
 import { scopeOf } from './approval-scope';
 import { SHORTCUT_KEYS, shortcutFor, type Choice } from './approval-shortcuts';
@@ -49,6 +51,7 @@ const CHOICE_BUTTONS: readonly {
   { choice: 'allow-session', label: 'Allow for session' },
   { choice: 'allow-for', label: `Allow for ${ALLOW_FOR_MINUTES} minutes` },
   { choice: 'always', label: 'Always allow in this project…' },
+  { choice: 'edit', label: 'Edit, then allow…' },
   { choice: 'deny', label: 'Deny', tone: 'danger-outline' },
   { choice: 'note', label: 'Deny with note', tone: 'ghost' },
 ];
@@ -56,6 +59,7 @@ const CHOICE_BUTTONS: readonly {
 type Step =
   | { readonly kind: 'choose' }
   | { readonly kind: 'note' }
+  | { readonly kind: 'edit' }
   | {
       readonly kind: 'always';
       readonly preview: AlwaysRulePreview | null;
@@ -76,6 +80,7 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
   const { tool, active, queue, onAll } = props;
   const approval = tool.approval;
   const answerApproval = useSessionStore((s) => s.answer);
+  const answerEdited = useSessionStore((s) => s.answerEdited);
   const [step, setStep] = useState<Step>({ kind: 'choose' });
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
@@ -142,6 +147,9 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
         return answer({ kind: 'allow-for', minutes: ALLOW_FOR_MINUTES });
       case 'note':
         return setStep({ kind: 'note' });
+      case 'edit':
+        if (approval.editable) setStep({ kind: 'edit' });
+        return;
       case 'always':
         setStep({ kind: 'always', preview: null, selection: [] });
         window.tandem.previewAlwaysRule(approval.requestId).then(
@@ -170,7 +178,15 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
     });
   }
 
+  function allowEdited(edited: EditedArgs): void {
+    setSent(true);
+    void answerEdited(approval.requestId, approval.argsHash, edited).then((ok) => {
+      if (!ok) setSent(false);
+    });
+  }
+
   const name = visibleText(tool.name, { layout: 'inline' });
+  const buttons = CHOICE_BUTTONS.filter((b) => b.choice !== 'edit' || approval.editable);
   if (approval.answer) {
     // Answered: one line, with what was shown kept a click away (the trace stays short).
     const allowed = isAllow(approval.answer);
@@ -180,6 +196,7 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
           <span className={`approval-outcome ${allowed ? 'allowed' : 'denied'}`}>
             {ANSWER_LABELS[approval.answer.kind]}
             {approval.answer.kind === 'allow-for' ? ` (${approval.answer.minutes} minutes)` : ''}
+            {tool.edited ? ', your edited version' : ''}
           </span>
           <span className="muted">
             {approval.by && approval.by !== 'person' ? ` · ${BY_LABELS[approval.by]}` : ''}
@@ -216,7 +233,15 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
         )}
       </header>
       <ApprovalDetails approval={approval} />
-      {step.kind === 'note' ? (
+      {step.kind === 'edit' && approval.editable ? (
+        <ApprovalEditForm
+          kind={approval.editable}
+          initial={editableText(approval.args, approval.editable)}
+          disabled={sent}
+          onAllow={allowEdited}
+          onBack={() => setStep({ kind: 'choose' })}
+        />
+      ) : step.kind === 'note' ? (
         <form
           className="approval-note"
           onSubmit={(event) => {
@@ -265,7 +290,7 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
         />
       ) : (
         <div className="approval-actions">
-          {CHOICE_BUTTONS.map(({ choice, label, tone }) => {
+          {buttons.map(({ choice, label, tone }) => {
             const scope = scopeOf(choice, approval.storable, ALLOW_FOR_MINUTES);
             return (
               <Fragment key={choice}>

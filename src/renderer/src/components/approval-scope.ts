@@ -31,6 +31,8 @@ export function scopeOf(
       return 'this call does not run';
     case 'note':
       return 'and tell the agent why';
+    case 'edit':
+      return 'change it, then allow your version once';
     case 'allow-session':
     case 'allow-for':
     case 'always': {

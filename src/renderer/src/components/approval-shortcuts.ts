@@ -3,7 +3,8 @@
 // Keys typed into a field are text, the task box included: after sending, the waiting card takes
 // the focus (approval-panel.tsx), so its keys work without the task box swallowing them.
 
-export type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
+export type Choice =
+  'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'edit' | 'deny' | 'note';
 
 /** The key that answers the first pending card with each choice (shown on its button). */
 export const SHORTCUT_KEYS: Readonly<Record<Choice, string>> = {
@@ -11,6 +12,7 @@ export const SHORTCUT_KEYS: Readonly<Record<Choice, string>> = {
   'allow-session': 's',
   'allow-for': 'm',
   always: 'a',
+  edit: 'e',
   deny: 'n',
   note: 'd',
 };
@@ -42,7 +44,7 @@ export type ShortcutAction =
   /** Escape on the "Always allow" confirmation. */
   | { readonly kind: 'back' };
 
-export type CardStep = 'choose' | 'note' | 'always';
+export type CardStep = 'choose' | 'note' | 'always' | 'edit';
 
 const FIELDS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 
@@ -58,6 +60,7 @@ export function shortcutFor(event: ShortcutKeyEvent, step: CardStep): ShortcutAc
       if (event.key === 'Enter') return { kind: 'confirm-always' };
       return null;
     case 'note':
+    case 'edit':
       return null;
     case 'choose': {
       const lower = event.key.toLowerCase();

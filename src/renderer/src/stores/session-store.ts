@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { RevertOutcome, SessionTrace } from '../../../shared/api';
 import type { RunEvent } from '../../../shared/events';
-import type { ApprovalAnswer } from '../../../shared/tool-types';
+import type { ApprovalAnswer, EditedArgs } from '../../../shared/tool-types';
 import { errorMessage } from '../error-message';
 import { EMPTY_TRACE, type TraceState } from './trace-model';
 import { applyRunEvent, applyRunEvents } from './trace-reducer';
@@ -29,6 +29,8 @@ interface SessionStore extends TraceState {
   stopRun(): Promise<void>;
   stopCall(callId: string): Promise<void>;
   answer(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<boolean>;
+  /** Allows a call once as the person edited it; false (with the reason shown) when refused. */
+  answerEdited(requestId: string, argsHash: string, edited: EditedArgs): Promise<boolean>;
   revertCall(callId: string): Promise<void>;
   revertRun(runId: string): Promise<void>;
   setExpanded(callId: string, open: boolean): void;
@@ -111,6 +113,15 @@ export const useSessionStore = create<SessionStore>((set, get) => {
     async answer(requestId, argsHash, answer) {
       try {
         await window.tandem.answerApproval(requestId, argsHash, answer);
+        return true;
+      } catch (error) {
+        set({ actionError: errorMessage(error) });
+        return false;
+      }
+    },
+    async answerEdited(requestId, argsHash, edited) {
+      try {
+        await window.tandem.answerEdited(requestId, argsHash, edited);
         return true;
       } catch (error) {
         set({ actionError: errorMessage(error) });

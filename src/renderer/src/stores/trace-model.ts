@@ -50,6 +50,8 @@ export type ToolItem = {
   readonly approval?: ApprovalState;
   /** The person undid this call's changes (seen from a `files-reverted` event). */
   readonly reverted?: boolean;
+  /** The person edited the call before allowing it; `args` are their version. */
+  readonly edited?: boolean;
 };
 
 export type TraceItem =

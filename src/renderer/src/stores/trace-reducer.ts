@@ -4,6 +4,7 @@
 import type { RunEvent } from '../../../shared/events';
 import { isAllow } from '../../../shared/tool-types';
 import type { ApprovalState, ToolItem, ToolStatus, TraceItem, TraceState } from './trace-model';
+import { withEdit } from './edited-args';
 import { describeRevert, errorNotice, finishNotice, RETRY_NOTICE } from './trace-notices';
 
 /** Live output kept per tool card; the head is dropped first (the end is what matters). */
@@ -163,6 +164,8 @@ class Draft {
         this.updateTool(event.callId, (tool) => ({
           status: allowed ? 'running' : 'refused',
           ...(allowed ? { runningSince: event.at } : {}),
+          // The person's edit is what runs: the card shows it from now on.
+          ...(event.edited ? { args: withEdit(tool.args, event.edited), edited: true } : {}),
           ...(tool.approval?.requestId === event.requestId
             ? {
                 approval: {
