@@ -18,7 +18,7 @@ import { scopeOf } from './approval-scope';
 import { SHORTCUT_KEYS, shortcutFor, type Choice } from './approval-shortcuts';
 import { formatClock } from './durations';
 import { RuleText } from './rule-text';
-import { inTraceView, revealInTrace } from './trace-view';
+import { anyInTraceView, inTraceView, revealInTrace } from './trace-view';
 import { VisibleText } from './visible-text';
 
 /** "Allow for a while" on the card: a timed grant. */
@@ -106,8 +106,13 @@ export const ApprovalPanel = memo(function ApprovalPanel(props: {
       const action = shortcutFor(event, step.kind);
       if (!action) return;
       event.preventDefault();
-      // One key brings an unseen card into view; the next one answers it.
-      if (panel.current && !inTraceView(panel.current)) {
+      // One key brings an unseen card into view; the next one answers it. For the whole stack,
+      // any of its cards in view is enough: the summary and the answers are together.
+      const seen =
+        action.kind === 'all' && onAll
+          ? anyInTraceView('.stack-header, .approval-panel.pending')
+          : !panel.current || inTraceView(panel.current);
+      if (!seen && panel.current) {
         revealInTrace(panel.current);
         return;
       }

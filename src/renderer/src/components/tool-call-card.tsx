@@ -77,6 +77,8 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
       </div>
       {tool.approval && (
         <ApprovalPanel
+          // A card asked again (an edit that needs more, a changed file) starts afresh.
+          key={tool.approval.requestId}
           tool={{ ...tool, approval: tool.approval }}
           active={queue?.position === 1}
           queue={queue}

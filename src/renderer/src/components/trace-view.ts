@@ -16,3 +16,8 @@ export function revealInTrace(element: HTMLElement): void {
   element.scrollIntoView({ block: 'nearest' });
   element.focus({ preventScroll: true });
 }
+
+/** True when any element matching `selector` is in the trace's view. */
+export function anyInTraceView(selector: string): boolean {
+  return [...document.querySelectorAll<HTMLElement>(selector)].some(inTraceView);
+}
