@@ -28,8 +28,8 @@ export function WelcomeView(): React.JSX.Element {
               <div className="step-text">
                 <strong>Set up a model provider</strong>
                 <span className="muted">
-                  No provider yet. Pick OpenAI, OpenRouter, a local Ollama or LM Studio…, add its
-                  API key, then choose a model.
+                  No provider yet. Pick a hosted service or a local server (Ollama, LM Studio), add
+                  its API key if it needs one, then choose a model.
                 </span>
               </div>
               <button type="button" className="button primary" onClick={openSettings}>
