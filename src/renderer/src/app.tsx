@@ -16,7 +16,7 @@ export function App(): React.JSX.Element {
     return window.tandem.onEvent((event) => {
       switch (event.type) {
         case 'run-event':
-          useSessionStore.getState().apply(event.sessionId, event.event);
+          useSessionStore.getState().receive(event.sessionId, event.event);
           return;
         case 'workspace-changed': {
           const current = useAppStore.getState().workspace;

@@ -4,8 +4,10 @@ import type { RevertOutcome, SessionTrace } from '../../../shared/api';
 import type { RunEvent } from '../../../shared/events';
 import type { ApprovalAnswer, EditedArgs } from '../../../shared/tool-types';
 import { errorMessage } from '../error-message';
+import { createFrameBatcher } from './frame-batcher';
+import { applySessionEvents, type SessionEvent } from './session-events';
 import { EMPTY_TRACE, type TraceState } from './trace-model';
-import { applyRunEvent, applyRunEvents } from './trace-reducer';
+import { applyRunEvents } from './trace-reducer';
 
 /** An undo asked for from a card: in flight, or what main answered. */
 export type RevertState =
@@ -22,7 +24,8 @@ interface SessionStore extends TraceState {
   readonly reverts: Readonly<Record<string, RevertState>>;
   /** Cards the person opened or closed (by call id); the rest follow their default. */
   readonly expanded: Readonly<Record<string, boolean>>;
-  apply(sessionId: string, event: RunEvent): void;
+  /** Takes a run event from main; the trace shows what arrived once a frame. */
+  receive(sessionId: string, event: RunEvent): void;
   /** Shows a past session's whole trace (from the sessions sidebar). */
   showTrace(trace: SessionTrace): void;
   startRun(task: string): Promise<boolean>;
@@ -48,6 +51,11 @@ const FRESH = {
 } as const;
 
 export const useSessionStore = create<SessionStore>((set, get) => {
+  // Events are folded and drawn once a frame, not once per IPC message.
+  const arrived = createFrameBatcher<SessionEvent>((entries) =>
+    set((state) => applySessionEvents(state, entries, Date.now())),
+  );
+
   async function revert(key: string, run: () => Promise<RevertOutcome>): Promise<void> {
     if (get().reverts[key]?.status === 'pending') return;
     set((state) => ({ reverts: { ...state.reverts, [key]: { status: 'pending' } } }));
@@ -63,13 +71,11 @@ export const useSessionStore = create<SessionStore>((set, get) => {
   return {
     ...FRESH,
     sending: false,
-    apply(sessionId, event) {
-      // Events of another session (one the window left while it ran) are not this trace's.
-      const current = get().sessionId;
-      if (current !== null && current !== sessionId && event.type !== 'run-started') return;
-      set((state) => ({ ...applyRunEvent(state, event, Date.now()), sessionId }));
+    receive(sessionId, event) {
+      arrived.push({ sessionId, event });
     },
     showTrace(trace) {
+      arrived.drop();
       const folded = applyRunEvents(EMPTY_TRACE, trace.events, Date.now());
       // A reopened session has no run going (a crash left at most an unfinished record).
       set({
@@ -132,7 +138,10 @@ export const useSessionStore = create<SessionStore>((set, get) => {
     revertRun: (runId) => revert(`run:${runId}`, () => window.tandem.revertRun(runId)),
     setExpanded: (callId, open) =>
       set((state) => ({ expanded: { ...state.expanded, [callId]: open } })),
-    reset: () => set({ ...FRESH }),
+    reset() {
+      arrived.drop();
+      set({ ...FRESH });
+    },
     dismissError: () => set({ actionError: null }),
   };
 });
