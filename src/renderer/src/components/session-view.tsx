@@ -22,6 +22,7 @@ export function SessionView({ workspace }: { workspace: WorkspaceInfo }): React.
   const openSettings = useAppStore((s) => s.openSettings);
   const activeRunId = useSessionStore((s) => s.activeRunId);
   const title = useSessionStore((s) => s.title);
+  const sessionId = useSessionStore((s) => s.sessionId);
   const actionError = useSessionStore((s) => s.actionError);
   const dismissError = useSessionStore((s) => s.dismissError);
   const changesOpen = useChangesStore((s) => s.open);
@@ -78,7 +79,8 @@ export function SessionView({ workspace }: { workspace: WorkspaceInfo }): React.
       </header>
       {sidebar && <SessionsSidebar />}
       <main className="session-main">
-        <TraceList />
+        {/* Another session starts at its own end, following it, whatever the last one did. */}
+        <TraceList key={sessionId ?? 'new'} />
         <footer className="session-footer">
           {actionError && <ErrorBanner message={actionError} onDismiss={dismissError} />}
           <TaskComposer />

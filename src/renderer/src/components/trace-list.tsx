@@ -60,11 +60,27 @@ export function TraceList(): React.JSX.Element {
     overscan: 8,
     rangeExtractor,
   });
+  // While the list follows the end it pins itself there (toBottom). The virtualizer's own
+  // correction for a row measured above the view works from the offset of the last scroll event,
+  // older than that pin, and moved a fast-growing trace off the end (bench/ui.bench.ts): so it
+  // corrects only while the person is elsewhere in the trace (undefined: its default).
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = atBottom.current ? never : undefined;
+  const setAtBottom = useCallback(
+    (bottom: boolean) => {
+      atBottom.current = bottom;
+      virtualizer.shouldAdjustScrollPositionOnItemSizeChange = bottom ? never : undefined;
+    },
+    [virtualizer],
+  );
   const totalSize = virtualizer.getTotalSize();
 
+  /** Where the list last pinned itself to the end: a scroll that leaves the end below it moved up. */
+  const pinnedTop = useRef(0);
   const toBottom = useCallback(() => {
     const element = scroller.current;
-    if (element) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    element.scrollTop = element.scrollHeight;
+    pinnedTop.current = element.scrollTop;
   }, []);
 
   // New items and growing cards keep the end in view while the person is at the end.
@@ -78,12 +94,12 @@ export function TraceList(): React.JSX.Element {
   }, [items, totalSize, toBottom]);
 
   const jumpToLatest = useCallback(() => {
-    atBottom.current = true;
+    setAtBottom(true);
     setFollowing(true);
     setUnseen(false);
     virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
     requestAnimationFrame(toBottom);
-  }, [virtualizer, items.length, toBottom]);
+  }, [virtualizer, items.length, toBottom, setAtBottom]);
 
   const firstPending = pending[0];
   const jumpToApproval = useCallback(() => {
@@ -134,7 +150,14 @@ export function TraceList(): React.JSX.Element {
         onScroll={(event) => {
           const e = event.currentTarget;
           const bottom = e.scrollHeight - e.scrollTop - e.clientHeight < BOTTOM_SLACK;
-          atBottom.current = bottom;
+          // Off the end without having moved up: the trace grew after the pin (a row measured,
+          // the progress line), before this event was sent. Still following.
+          if (!bottom && atBottom.current && e.scrollTop >= pinnedTop.current) {
+            toBottom();
+            return;
+          }
+          if (bottom) pinnedTop.current = e.scrollTop;
+          setAtBottom(bottom);
           if (bottom !== following) setFollowing(bottom);
           if (bottom) {
             seenCount.current = items.length;
@@ -178,6 +201,10 @@ export function TraceList(): React.JSX.Element {
       )}
     </div>
   );
+}
+
+function never(): boolean {
+  return false;
 }
 
 /** A first guess at an item's height before it is measured. */
