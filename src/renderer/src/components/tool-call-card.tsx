@@ -15,7 +15,14 @@ import { formatDuration, formatElapsed } from './durations';
 import { RuleText } from './rule-text';
 import { TerminalSlot } from './terminal-slot';
 import { useNow } from './use-now';
+import { useRunningFor } from './use-running-for';
 import { VisibleText } from './visible-text';
+
+/**
+ * A running command shows its terminal once it has run this long: a quick one (most are) would
+ * only flash a terminal open and shut, and building one costs more than the command took.
+ */
+const TERMINAL_AFTER_MS = 300;
 
 const STATUS_LABELS: Record<ToolStatus, string> = {
   running: 'Running',
@@ -44,7 +51,8 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
   const isShell = tool.name === 'shell';
   const running = tool.status === 'running';
   // A running command shows its terminal (the person may need to answer it); the rest is a line.
-  const open = override ?? (running && isShell);
+  const ranAWhile = useRunningFor(running && isShell, TERMINAL_AFTER_MS);
+  const open = override ?? ranAWhile;
   const split = tool.result !== undefined ? splitChangeSummary(tool.result) : null;
   const hasTerminal = isShell && tool.status !== 'refused' && (running || tool.outputTotal > 0);
   const plain = isShell ? (split?.text ?? '') : (tool.result ?? tool.output);

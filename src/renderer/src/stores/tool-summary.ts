@@ -4,8 +4,23 @@ import { splitChangeSummary } from './tool-changes';
 import type { ToolItem } from './trace-model';
 
 const MAX_CHARS = 140;
+// One formatter: toLocaleString makes a new one per call, which showed up while scrolling a long
+// trace (bench/ui.bench.ts).
+const NUMBERS = new Intl.NumberFormat('en');
+// Items never change in place (the reducer copies what changes), so a summary is worked out once
+// per item however often its card is drawn.
+const summaries = new WeakMap<ToolItem, string | null>();
 
 export function outputSummary(tool: ToolItem): string | null {
+  let summary = summaries.get(tool);
+  if (summary === undefined) {
+    summary = summarise(tool);
+    summaries.set(tool, summary);
+  }
+  return summary;
+}
+
+function summarise(tool: ToolItem): string | null {
   if (tool.result === undefined) return null;
   if (tool.name === 'shell') return shellSummary(splitChangeSummary(tool.result).text);
   const lines = nonEmptyLines(tool.result);
@@ -41,7 +56,7 @@ function nonEmptyLines(text: string): string[] {
 }
 
 function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  return `${NUMBERS.format(n)} ${n === 1 ? one : many}`;
 }
 
 function cut(line: string): string {
