@@ -3,6 +3,7 @@
 // asked before the model, and provider setup as the welcome screen's first step.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../src/main/shell/sandbox-probe';
 import { openAppPage } from './support/app-page';
 import {
   runFinished,
@@ -29,7 +30,12 @@ const ANSWER = [
   '```',
 ].join('\n');
 
-const SCRIPTS: Scripts = { 'Show the plan': [{ text: ANSWER }] };
+const SCRIPTS: Scripts = {
+  'Show the plan': [{ text: ANSWER }],
+  'Count the words': [
+    { text: 'There are 12 words.', usage: { prompt_tokens: 3_000, completion_tokens: 200 } },
+  ],
+};
 
 let app: AgentWindow;
 
@@ -63,6 +69,37 @@ describe('answers', () => {
     await block.getByRole('button', { name: 'Copy' }).click();
     await block.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(CODE);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('the status bar', () => {
+  it('shows the run state, model, mode, sandbox and the context the conversation fills', async () => {
+    const { page, problems } = await app.openProject(900);
+    await sendTask(page, 'Count the words');
+    await page.getByText('There are 12 words.').waitFor();
+    await runFinished(page);
+    const status = page.getByRole('status');
+    const text = await status.innerText();
+    expect(text).toContain('Idle');
+    expect(text).toContain('Model: scripted-model');
+    const sandbox = await probeSandbox();
+    expect(text).toContain(
+      sandbox.available ? `Sandbox: ${sandbox.kind}` : 'Commands are not sandboxed',
+    );
+    // The last request's tokens (the model's window is not known, so no share of it).
+    expect(text).toContain('Context 3,200');
+    expect(text).toContain('3,200 tokens used');
+    const mode = status.getByRole('combobox', { name: 'Mode' });
+    expect(await mode.inputValue()).toBe('ask');
+    // Every item is whole in the bar at 900 px: nothing cut off or pushed out.
+    const bar = (await status.boundingBox())!;
+    for (const item of await status.locator('.status-item').all()) {
+      const box = (await item.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+      expect(await item.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
+    }
     expect(problems).toEqual([]);
     await page.context().close();
   });
