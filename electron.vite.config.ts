@@ -15,7 +15,7 @@ const cliEntry = resolve(__dirname, 'src/cli/index.ts');
 const hasCli = existsSync(cliEntry);
 
 // ESM-only packages: bundled into main/CLI so the CommonJS output never require()s an ES module.
-const bundledEsmOnly = ['electron-store', 'strip-ansi'];
+const bundledEsmOnly = ['electron-store', 'strip-ansi', 'marked'];
 
 /** The CLI chunk is a program: give it a shebang (via `banner`) and the executable bit. */
 function executableCli(): Plugin {
@@ -50,9 +50,14 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           ...(hasCli ? { cli: cliEntry } : {}),
+          // The file tools' worker thread (search, find, big reads): its own entry, found at run
+          // time beside the module that starts it (src/main/tools/files/scan-worker-client.ts).
+          'scan-worker': resolve(__dirname, 'src/main/tools/files/scan-worker.ts'),
         },
         output: {
           entryFileNames: '[name].js',
+          // Shared chunks sit beside the entries, so every main chunk has the worker next to it.
+          chunkFileNames: '[name]-[hash].js',
           banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
         },
       },

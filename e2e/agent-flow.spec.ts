@@ -285,7 +285,7 @@ describe('the real agent behind the window', () => {
     const summary = second.locator('.always-summary').first();
     await summary.waitFor();
     expect(await summary.innerText()).toBe(
-      `${SECOND_COMMAND} exactly would have run 1 earlier call without asking, e.g. ${SECOND_COMMAND}`,
+      `${SECOND_COMMAND} exactly would have run 1 earlier call (in this session) without asking, e.g. ${SECOND_COMMAND}`,
     );
     expect(await second.getByRole('radio').first().isChecked()).toBe(true);
     await page.keyboard.press('Enter');

@@ -8,7 +8,7 @@ const CHROMIUM_MISSING_MESSAGE =
   'Chromium is not installed, and the window tests need it. Install it with: ' +
   'apt-get update && apt-get install -y chromium';
 
-function findChromium(): string {
+export function findChromium(): string {
   const fromEnv = process.env.TANDEM_CHROMIUM;
   if (fromEnv && existsSync(fromEnv)) return fromEnv;
   try {

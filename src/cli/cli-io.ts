@@ -5,6 +5,8 @@ import type { AnyTool } from '../main/tools/tool';
 export interface CliOutput {
   write(text: string): unknown;
   readonly isTTY?: boolean;
+  /** Width of the terminal, when it is one. */
+  readonly columns?: number;
 }
 
 export interface CliIo {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
@@ -37,6 +38,9 @@ async function setup(
   return { server, folder, dataDir, args };
 }
 
+/** No window settings: the person's own (if any) must not leak into these tests. */
+const NO_WINDOW = { TANDEM_USER_DATA_DIR: join(tmpdir(), `tandem-no-window-${process.pid}`) };
+
 function memoryIo(env: NodeJS.ProcessEnv, cwd: string) {
   const out: string[] = [];
   const err: string[] = [];
@@ -45,7 +49,7 @@ function memoryIo(env: NodeJS.ProcessEnv, cwd: string) {
     stderr: { write: (text: string) => err.push(text) },
     stdin: Readable.from([]),
     stdinIsTTY: false,
-    env,
+    env: { ...NO_WINDOW, ...env },
     cwd,
   };
   return { io, stdout: () => out.join(''), stderr: () => err.join('') };
@@ -125,19 +129,14 @@ describe('tandem run (in-process)', () => {
       line: /--max-steps must be a whole number/,
     },
     {
-      case: 'missing model',
-      argv: ['run', '--base-url', 'http://x/v1', 'task'],
-      line: /--model is required/,
-    },
-    {
-      case: 'missing base url',
-      argv: ['run', '--model', 'm', 'task'],
-      line: /--base-url is required/,
+      case: 'empty model',
+      argv: ['run', '--base-url', 'http://x/v1', '--model', '', 'task'],
+      line: /--model must not be empty/,
     },
     {
       case: 'base url without scheme',
       argv: ['run', '--model', 'm', '--base-url', 'localhost:1234', 'task'],
-      line: /must start with http/,
+      line: /--base-url must be an http:\/\/ or https:\/\/ URL with a host/,
     },
     { case: 'no task', argv: base, line: /no task given/ },
   ])('bad flags: $case → exit 2 with one line', async ({ argv, line }) => {
@@ -147,16 +146,60 @@ describe('tandem run (in-process)', () => {
     expect(first).toMatch(line);
   });
 
+  it('--version prints the version from package.json', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const { io, stdout } = memoryIo({}, '/');
+      expect(await main([flag], io)).toBe(0);
+      expect(stdout()).toBe(`tandem ${version}\n`);
+    }
+  });
+
+  it.each([
+    {
+      argv: ['--help'],
+      shows: ['Commands:', '  run ', '  sessions ', '  undo ', '  policy ', 'Examples:'],
+    },
+    {
+      argv: ['run', '--help'],
+      shows: ['Usage: tandem run', '--no-color', 'Examples:', 'Exit codes:'],
+    },
+    { argv: ['sessions', '--help'], shows: ['Usage: tandem sessions', 'Examples:'] },
+    {
+      argv: ['undo', '--help'],
+      shows: ['Usage: tandem undo', '--call ID', '--run ID', 'Examples:'],
+    },
+    { argv: ['policy', '--help'], shows: ['usage: tandem policy', 'Examples:'] },
+  ])('$argv prints help with examples on stdout, exit 0', async ({ argv, shows }) => {
+    const { io, stdout, stderr } = memoryIo({}, '/');
+    expect(await main(argv, io)).toBe(0);
+    for (const text of shows) expect(stdout()).toContain(text);
+    expect(stderr()).toBe('');
+  });
+
   it('unknown command → exit 2', async () => {
     const { io, stderr } = memoryIo({}, '/');
     expect(await main(['fly'], io)).toBe(2);
-    expect(stderr()).toBe('tandem: unknown command "fly" (commands: run, policy)\n');
+    expect(stderr()).toBe(
+      'tandem: unknown command "fly" (commands: run, sessions, undo, policy, mcp)\n',
+    );
   });
 
   it('a folder that does not exist → exit 3', async () => {
     const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k' }, '/');
     expect(await main([...base, '--folder', '/nonexistent/tandem-x', 'task'], io)).toBe(3);
     expect(stderr()).toBe('tandem run: folder does not exist: /nonexistent/tandem-x\n');
+  });
+
+  it.each([
+    { case: 'the file system root', folder: () => '/', why: 'it is the root of a file system' },
+    { case: 'the home folder', folder: (home: string) => home, why: 'it is your home folder' },
+  ])('refuses $case as the window does → exit 3', async ({ folder, why }) => {
+    const home = await makeTempDir('cli-home');
+    cleanups.push(() => rm(home, { recursive: true, force: true }));
+    const { io, stderr } = memoryIo({ OPENAI_API_KEY: 'k', HOME: home }, '/');
+    expect(await main([...base, '--folder', folder(home), 'task'], io)).toBe(3);
+    expect(stderr()).toContain(`Tandem does not work in ${folder(home)}: ${why}`);
   });
 
   it('a missing key → exit 3 naming the variable', async () => {
@@ -203,6 +246,8 @@ describe('tandem run (in-process)', () => {
         `^tandem run: Tandem could not reach http://127.0.0.1:${port}/v1: connection refused \\(after 4 attempts\\)\\.$`,
       ),
     );
+    // The first request failed: the session holds only the task, so it is not offered.
+    expect(stderr()).not.toContain('continue it with --session');
   });
 
   it('without a TTY, a write is refused with a message to the model and to stderr', async () => {

@@ -1,6 +1,7 @@
 // `tandem`: the headless front end over the same core as the window (DESIGN.md §2).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { version } from '../../package.json';
 import { EXIT, type CliDeps, type CliIo } from './cli-io';
 import { COMMANDS } from './commands';
 
@@ -16,6 +17,10 @@ export async function main(
     (name === undefined ? io.stderr : io.stdout).write(overview());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout.write(`tandem ${version}\n`);
+    return EXIT.ok;
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
     io.stderr.write(
@@ -28,7 +33,26 @@ export async function main(
 
 function overview(): string {
   const rows = COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`).join('\n');
-  return `Usage: tandem <command> [options]\n\nCommands:\n${rows}\n\nRun "tandem <command> --help" for its options.\n`;
+  return `Usage: tandem <command> [options]
+
+Tandem: you and an AI agent, one project folder. Reads run freely; every edit, command and
+network call is shown first and runs only after you answer.
+
+Commands:
+${rows}
+
+Options:
+  -h, --help      show this help
+  -V, --version   show the version
+
+Examples:
+  tandem run --folder ~/code/app "run the tests and fix what fails"
+  tandem sessions --folder ~/code/app
+  tandem undo --folder ~/code/app --session 20250101120000-1a2b3c4d --run <run id>
+  tandem policy --folder ~/code/app --command "npm test && git push"
+
+Run "tandem <command> --help" for its options and more examples.
+`;
 }
 
 function processIo(): CliIo {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { PermissionMode, SandboxState, ToolEffect } from '../shared/tool-types';
 import { probeSandbox } from '../main/shell/sandbox-probe';
-import { defaultDataDir } from '../main/store/data-dir';
+import { defaultDataDir, realDataFolder } from '../main/store/data-dir';
 import type { ToolTarget } from '../main/tools/tool';
 import { GrantBook } from '../main/permissions/grant-book';
 import { MODE_LABELS } from '../shared/mode-labels';
@@ -36,6 +36,17 @@ export interface PolicyCommandOptions {
 export const POLICY_USAGE =
   'usage: tandem policy --folder DIR (--command "CMD" | --path P --access read|write) [--mode ask|auto-edit|read-only|autonomous] [--data-dir DIR] [--json]';
 
+const POLICY_EXAMPLES = `
+Says whether a command or a file access would run, ask or be refused in a project, and why: the
+same decision the runner makes, with the project's stored mode and rules.
+
+Examples:
+  tandem policy --folder . --command "npm test && git push"
+  tandem policy --folder . --command "ls -la src" --json
+  tandem policy --folder . --path ../secrets.txt --access read
+  tandem policy --folder . --path src/app.ts --access write --mode auto-edit
+`;
+
 /** Exit code 0 whatever the decision; 2 for bad flags; 1 when the project's settings cannot be read. */
 export async function policyCommand(
   argv: readonly string[],
@@ -43,7 +54,7 @@ export async function policyCommand(
   options: PolicyCommandOptions = {},
 ): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(`${POLICY_USAGE}\n`);
+    io.stdout(`${POLICY_USAGE}\n${POLICY_EXAMPLES}`);
     return 0;
   }
   const parsed = parseFlags(argv);
@@ -63,7 +74,8 @@ export async function policyCommand(
     return 2;
   }
   const env = options.env ?? process.env;
-  const store = new JsonFilePermissionsStore(flags.dataDir ?? defaultDataDir(env));
+  const dataDir = flags.dataDir ?? defaultDataDir(env);
+  const store = new JsonFilePermissionsStore(dataDir);
   let stored;
   try {
     stored = await store.load(folder);
@@ -86,6 +98,7 @@ export async function policyCommand(
       rules: stored.rules.map((r) => r.rule),
       grants: new GrantBook().active(folder, null),
       sandbox,
+      dataFolders: [realDataFolder(resolve(options.cwd ?? process.cwd(), dataDir))],
     },
     options.deps ?? realPolicyDeps,
   );

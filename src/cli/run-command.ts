@@ -1,65 +1,44 @@
 // `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
 // says how it ended.
-import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { homedir } from 'node:os';
 import type { RunFinishReason } from '../shared/events';
-import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../main/mcp/mcp-connection';
+import { McpHost } from '../main/mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from '../main/mcp/mcp-stores';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
-import { defaultDataDir } from '../main/store/data-dir';
+import { forgetSecretVariables } from '../main/shell/command-env';
+import { probeSandbox } from '../main/shell/sandbox-probe';
 import { CliFailure, EXIT, type CliDeps, type CliIo } from './cli-io';
+import { styleFor, type CliStyle } from './cli-style';
 import type { CliCommand } from './commands';
+import { readCliMcpServers } from './mcp-cli-servers';
+import { chooseProvider, DEFAULT_API_KEY_ENV } from './provider-choice';
+import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flags';
+import { runHeader } from './run-header';
 import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
-import { terminalTextFor } from './terminal-text';
-
-const USAGE = `Usage: tandem run --folder DIR --base-url URL --model NAME [options] "task"
-
-Options:
-  --folder DIR         the project folder (default: the current folder)
-  --base-url URL       an OpenAI-compatible endpoint, e.g. https://api.openai.com/v1
-  --model NAME         the model to use
-  --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
-  --mode MODE          ask | auto-edit | read-only | autonomous (default: the project's stored mode, else ask)
-  --max-steps N        model turns before the run stops (default: 50)
-  --session ID         continue an earlier session of this folder
-  --data-dir DIR       where transcripts are kept (default: $TANDEM_HOME or ~/.local/share/tandem)
-  --json               print every RunEvent as one JSON line on stdout
-  -h, --help           show this help
-`;
-
-interface RunFlags {
-  readonly folder: string;
-  readonly baseUrl: string;
-  readonly model: string;
-  readonly apiKeyEnv: string;
-  /** Absent: the project's stored mode applies. */
-  readonly mode?: PermissionMode;
-  readonly maxSteps: number;
-  readonly session?: string;
-  readonly dataDir: string;
-  readonly json: boolean;
-  readonly task: string;
-}
+import { checkedProjectFolder } from './project-folder';
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'run one task in a project folder',
-  usage: USAGE,
+  summary: 'run one task in a project folder, asking before every change',
+  usage: RUN_USAGE,
   async run(argv, io, deps) {
+    let style = styleFor(io.stderr, io.env, argv.includes('--no-color'));
     try {
       const flags = parseRunFlags(argv, io);
       if (flags === 'help') {
-        io.stdout.write(USAGE);
+        io.stdout.write(RUN_USAGE);
         return EXIT.ok;
       }
-      return await runTask(flags, io, deps);
+      style = styleFor(io.stderr, io.env, flags.noColor);
+      return await runTask(flags, io, deps, style);
     } catch (error) {
       if (error instanceof CliFailure) {
         // The message can quote a file (the permissions store) or a provider's reply.
-        io.stderr.write(`tandem run: ${terminalTextFor(io.stderr, io.env).line(error.message)}\n`);
+        io.stderr.write(`${style.paint.red('tandem run:')} ${style.text.line(error.message)}\n`);
         if (error.exitCode === EXIT.usage) io.stderr.write('Try "tandem run --help".\n');
         return error.exitCode;
       }
@@ -68,99 +47,70 @@ export const runCommand: CliCommand = {
   },
 };
 
-function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        folder: { type: 'string' },
-        'base-url': { type: 'string' },
-        model: { type: 'string' },
-        'api-key-env': { type: 'string', default: 'OPENAI_API_KEY' },
-        mode: { type: 'string' },
-        'max-steps': { type: 'string', default: '50' },
-        session: { type: 'string' },
-        'data-dir': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new CliFailure(message.split(/\n|\. To specify/)[0] ?? 'bad flags', EXIT.usage);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return 'help';
-  const mode = values.mode as PermissionMode | undefined;
-  if (mode !== undefined && !PERMISSION_MODES.includes(mode)) {
-    throw new CliFailure(
-      `--mode must be one of ${PERMISSION_MODES.join(', ')} (got "${values.mode}")`,
-      EXIT.usage,
-    );
-  }
-  const maxSteps = Number(values['max-steps']);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new CliFailure(
-      `--max-steps must be a whole number of at least 1 (got "${values['max-steps']}")`,
-      EXIT.usage,
-    );
-  }
-  if (!values['base-url'])
-    throw new CliFailure('--base-url is required (an OpenAI-compatible endpoint)', EXIT.usage);
-  if (!/^https?:\/\//.test(values['base-url'])) {
-    throw new CliFailure(
-      `--base-url must start with http:// or https:// (got "${values['base-url']}")`,
-      EXIT.usage,
-    );
-  }
-  if (!values.model) throw new CliFailure('--model is required', EXIT.usage);
-  const task = positionals.join(' ').trim();
-  if (!task)
-    throw new CliFailure('no task given: put the task in quotes after the flags', EXIT.usage);
-  return {
-    folder: resolve(io.cwd, values.folder ?? '.'),
-    baseUrl: values['base-url'],
-    model: values.model,
-    apiKeyEnv: values['api-key-env'],
-    ...(mode ? { mode } : {}),
-    maxSteps,
-    ...(values.session ? { session: values.session } : {}),
-    dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
-    json: values.json,
-    task,
-  };
-}
-
-async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<number> {
-  if (!isFolder(flags.folder))
-    throw new CliFailure(`folder does not exist: ${flags.folder}`, EXIT.setup);
-  const apiKey = io.env[flags.apiKeyEnv];
-  if (!apiKey) {
-    throw new CliFailure(
-      `missing API key: set ${flags.apiKeyEnv} (or name another variable with --api-key-env; any value works for a local server without keys)`,
-      EXIT.setup,
-    );
-  }
+async function runTask(
+  flags: RunFlags,
+  io: CliIo,
+  deps: CliDeps,
+  style: CliStyle,
+): Promise<number> {
+  const folder = checkedProjectFolder(flags.folder, flags.dataDir, io);
+  const provider = await chooseProvider({
+    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+    ...(flags.apiKeyEnv !== undefined ? { apiKeyEnv: flags.apiKeyEnv } : {}),
+    env: io.env,
+  });
+  const apiKeyEnv = flags.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
+  const secretValues = provider.apiKey !== undefined ? [provider.apiKey] : [];
+  // Read once, then gone from this process's environment (in a real run io.env is process.env):
+  // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
+  forgetSecretVariables(io.env, [apiKeyEnv], secretValues);
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
-  const provider = createOpenAIProvider({
-    baseUrl: flags.baseUrl,
-    model: flags.model,
-    apiKey,
+  const chat = createOpenAIProvider({
+    baseUrl: provider.baseUrl,
+    model: provider.model,
+    // Local servers without keys still need a non-empty string for the SDK (as in the window).
+    apiKey: provider.apiKey ?? 'no-key',
+    timeouts: runTimeouts(flags, provider.timeouts),
     ...(Number.isFinite(retryBase) && retryBase >= 0 && io.env.TANDEM_RETRY_BASE_MS
       ? { retry: { baseDelayMs: retryBase } }
       : {}),
   });
 
-  const folder = realpathSync(flags.folder);
   // A damaged permissions file would refuse every call while the run "succeeds": stop here.
+  let stored;
   try {
-    await new JsonFilePermissionsStore(flags.dataDir).load(folder);
+    stored = await new JsonFilePermissionsStore(flags.dataDir).load(folder);
   } catch (error) {
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
     throw new CliFailure(`cannot read the project's permissions: ${reason}`, EXIT.setup);
+  }
+
+  // MCP servers: the --mcp-config file's and the project's accepted .mcp.json, started now (in
+  // parallel) while the rest is set up; the first model request waits for them. They get the
+  // same walls as commands: no key or its variable, Tandem's data folder hidden.
+  const mcpServers = await readCliMcpServers(flags.mcp, io.cwd);
+  const mcp = new McpHost({
+    store: new JsonFileMcpSettingsStore(flags.dataDir),
+    sandbox: probeSandbox,
+    dataFolders: [flags.dataDir],
+    childSecrets: async () => ({ names: [apiKeyEnv], values: secretValues }),
+    ...(mcpServers.servers ? { cli: mcpServers.servers } : {}),
+  });
+  await mcp.openFolder(folder);
+  const mcpNotes = [...mcpServers.problems];
+  let project;
+  try {
+    project = (await mcp.overview()).project;
+  } catch (error) {
+    await mcp.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliFailure(`cannot read the MCP settings: ${reason}`, EXIT.setup);
+  }
+  if (project.kind === 'pending') {
+    mcpNotes.push(
+      `this project's .mcp.json is ${project.changed ? 'changed and ' : ''}not accepted, so its servers do not start (see "tandem mcp accept --folder ${folder}")`,
+    );
   }
 
   // The permission engine: stored mode and rules, grants, the broker, the terminal as the card.
@@ -171,69 +121,121 @@ async function runTask(flags: RunFlags, io: CliIo, deps: CliDeps): Promise<numbe
     stdin: io.stdin,
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void io.stderr.write(text),
-    text: terminalTextFor(io.stderr, io.env),
+    style,
   });
-  const gate = permissions.gate;
 
-  // The same composition as the window, so CLI runs are journaled and can be undone there.
+  // The same composition as the window, so CLI runs are journaled and can be undone.
   let workspace;
   try {
     workspace = await openWorkspaceAgent({
-      provider,
-      gate,
+      provider: chat,
+      gate: permissions.gate,
       folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
+      secretNames: [apiKeyEnv],
+      secretValues,
       ...(flags.session ? { sessionId: flags.session } : {}),
       ...(deps.createTools ? { tools: deps.createTools() } : {}),
+      mcp,
+      // Headless: no window shows tools arriving later, so the first request waits for every
+      // server to be ready or failed (each is bounded by its own start time limit).
+      mcpWaitMs: DEFAULT_CONNECT_TIMEOUT_MS,
     });
   } catch (error) {
     permissions.close();
+    await mcp.close();
     throw new CliFailure(error instanceof Error ? error.message : String(error), EXIT.setup);
   }
   const agent = workspace.agent;
+  // Another Tandem process owns the project: say who, once, before the run (through the terminal
+  // sanitiser, like every text Tandem did not write itself).
+  if (workspace.readOnly) {
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} ${style.text.line(workspace.readOnly)}\n`,
+    );
+  }
+  const problems = workspace.loadProblems();
+  if (problems.length > 0) {
+    // File names and reasons can carry anything a damaged file held: shown, never acted on.
+    io.stderr.write(
+      `${style.paint.yellow('tandem run:')} skipped damaged records: ${style.text.line(problems.join('; '))}\n`,
+    );
+  }
 
-  agent.onEvent(createEventPrinter(io, flags.json));
+  if (!flags.json) {
+    io.stderr.write(
+      runHeader(
+        {
+          folder,
+          home: io.env.HOME || homedir(),
+          model: provider.model,
+          baseUrl: provider.baseUrl,
+          mode: flags.mode ?? stored.mode,
+          sandbox: await probeSandbox(),
+        },
+        style,
+      ),
+    );
+  }
+  // Names, paths and reasons from a config file or a project's .mcp.json: shown, never acted on.
+  for (const note of mcpNotes) {
+    io.stderr.write(`${style.paint.yellow('tandem run:')} ${style.text.line(note)}\n`);
+  }
+  agent.onEvent(
+    createEventPrinter(io, {
+      json: flags.json,
+      trace: style,
+      answer: styleFor(io.stdout, io.env, flags.noColor),
+    }),
+  );
   let finishMessage = '';
+  // Whether the model answered in this run: a session whose first request failed holds only the
+  // task, and is not worth continuing.
+  let answered = false;
   agent.onEvent((event) => {
     if (event.type === 'run-finished') finishMessage = event.message ?? '';
+    if (event.type === 'assistant-message' || event.type === 'tool-call-started') answered = true;
   });
   const run = agent.startRun(flags.task);
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
   try {
     const reason = await run.done;
-    if (!flags.json)
-      io.stderr.write(`session ${run.sessionId} (continue it with --session ${run.sessionId})\n`);
-    return report(reason, finishMessage, io);
+    if (!flags.json && (answered || flags.session)) {
+      io.stderr.write(
+        style.paint.dim(`session ${run.sessionId} (continue it with --session ${run.sessionId})`) +
+          '\n',
+      );
+    }
+    return report(reason, finishMessage, io, style);
   } finally {
     removeInterrupt?.();
     permissions.close();
     await workspace.close();
+    await mcp.close();
   }
 }
 
-function report(reason: RunFinishReason, finishMessage: string, io: CliIo): number {
+function report(
+  reason: RunFinishReason,
+  finishMessage: string,
+  io: CliIo,
+  style: CliStyle,
+): number {
   // A run's last message can carry a provider's or the model's text.
-  const message = terminalTextFor(io.stderr, io.env).line(finishMessage);
+  const message = style.text.line(finishMessage);
+  const prefix = style.paint.red('tandem run:');
   switch (reason) {
     case 'done':
       return EXIT.ok;
     case 'error':
-      io.stderr.write(`tandem run: ${message || 'the run failed'}\n`);
+      io.stderr.write(`${prefix} ${message || 'the run failed'}\n`);
       return EXIT.runFailed;
     case 'max-steps':
-      io.stderr.write(`tandem run: ${message}\n`);
+      io.stderr.write(`${prefix} ${message}\n`);
       return EXIT.maxSteps;
     case 'stopped':
-      io.stderr.write('tandem run: stopped\n');
+      io.stderr.write(`${prefix} stopped\n`);
       return EXIT.stopped;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

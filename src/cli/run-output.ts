@@ -1,50 +1,98 @@
 // How `tandem run` shows a run: JSON lines for programs, or text for people (the answer on
 // stdout, the trace on stderr so the answer can be piped). Everything the model, a file or a tool
-// controls goes through the terminal sanitiser (terminal-text.ts) on its way out.
+// controls goes through the terminal sanitiser (terminal-text.ts) on its way out; colour is only
+// ever Tandem's own (cli-style.ts).
 import type { RunEvent } from '../shared/events';
+import { safeJsonStringify } from '../shared/safe-json';
+import { createAnswerPrinter } from './answer-printer';
 import type { CliIo } from './cli-io';
-import { jsonLine, terminalTextFor } from './terminal-text';
+import type { CliStyle } from './cli-style';
+import { createCommandOutputView } from './command-output-view';
+import { shellEnding } from './shell-ending';
+import { jsonLine } from './terminal-text';
 
-export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) => void {
-  if (json) return (event) => io.stdout.write(jsonLine(event));
-  const answer = terminalTextFor(io.stdout, io.env);
-  const trace = terminalTextFor(io.stderr, io.env);
-  let midLine = false;
-  const endLine = (): void => {
-    if (midLine) io.stdout.write('\n');
-    midLine = false;
-  };
+export interface EventPrinterOptions {
+  readonly json: boolean;
+  /** Styles for the trace (stderr) and the answer (stdout). */
+  readonly trace: CliStyle;
+  readonly answer: CliStyle;
+}
+
+export function createEventPrinter(
+  io: CliIo,
+  options: EventPrinterOptions,
+): (event: RunEvent) => void {
+  if (options.json) return (event) => io.stdout.write(jsonLine(event));
+  const { trace, answer } = options;
+  const { paint, text } = trace;
+  const err = (line: string): void => void io.stderr.write(line);
+  const answers = createAnswerPrinter({
+    write: (t) => void io.stdout.write(t),
+    style: answer,
+    render: io.stdout.isTTY === true,
+    columns: () => io.stdout.columns ?? 80,
+  });
+  const output = createCommandOutputView({
+    write: err,
+    style: trace,
+    columns: () => io.stderr.columns ?? 80,
+  });
+  const shellCalls = new Set<string>();
+
   return (event) => {
     switch (event.type) {
       case 'assistant-delta':
-        io.stdout.write(answer.lines(event.text));
-        midLine = !event.text.endsWith('\n');
+        answers.push(event.text);
         return;
       case 'assistant-message':
-        endLine();
-        return;
-      case 'tool-call-started':
-        endLine();
-        io.stderr.write(
-          `→ ${trace.line(event.name)} ${trace.line(short(typeof event.args === 'string' ? event.args : JSON.stringify(event.args)))}\n`,
-        );
-        return;
-      case 'tool-result':
-        io.stderr.write(
-          `  ${event.ok ? '✓' : '✗'} ${trace.output(short(event.output.split('\n')[0] ?? ''))} (${event.durationMs} ms)\n`,
-        );
-        return;
-      case 'error':
-        if (event.retrying) io.stderr.write(`  … ${trace.line(event.message)}\n`);
-        return;
       case 'run-finished':
-        endLine();
+        answers.finish();
+        return;
+      case 'tool-call-started': {
+        answers.finish();
+        const command = commandOf(event.name, event.args);
+        if (command !== null) {
+          shellCalls.add(event.callId);
+          err(`${paint.cyan('$')} ${paint.bold(text.line(command))}\n`);
+        } else {
+          // safeJsonStringify: arguments nested too deep for JSON.stringify are named, not thrown.
+          const args = typeof event.args === 'string' ? event.args : safeJsonStringify(event.args);
+          err(
+            `${paint.cyan('→')} ${paint.bold(text.line(event.name))} ${text.line(short(args ?? ''))}\n`,
+          );
+        }
+        return;
+      }
+      case 'tool-output':
+        output.chunk(event.callId, event.chunk);
+        return;
+      case 'tool-result': {
+        output.end(event.callId);
+        const mark = event.ok ? paint.green('✓') : paint.red('✗');
+        const ending = shellCalls.delete(event.callId) ? shellEnding(event.output) : null;
+        const why = event.provenance ? paint.dim(` · ${text.line(event.provenance)}`) : '';
+        const hidden = masked(event.secrets?.length ?? 0);
+        if (ending) {
+          const after = hidden ? ` · ${hidden}` : '';
+          err(
+            `  ${mark} ${text.line(ending.status)} ${paint.dim(`· ${ending.duration}${after}`)}${why}\n`,
+          );
+          if (ending.changes) err(`    ${paint.dim(text.line(ending.changes))}\n`);
+        } else {
+          const first = event.output.split('\n')[0] ?? '';
+          err(
+            `  ${mark} ${text.output(short(first))} ${paint.dim(`(${event.durationMs} ms${hidden ? `; ${hidden}` : ''})`)}${why}\n`,
+          );
+        }
+        return;
+      }
+      case 'error':
+        if (event.retrying) err(`  ${paint.yellow('…')} ${text.line(event.message)}\n`);
         return;
       case 'run-started':
       case 'permission-decided':
       case 'approval-requested':
       case 'approval-resolved':
-      case 'tool-output':
       case 'usage':
       case 'files-reverted':
         return;
@@ -52,9 +100,22 @@ export function createEventPrinter(io: CliIo, json: boolean): (event: RunEvent) 
   };
 }
 
+/** The command line of a shell call, or null for any other tool. */
+function commandOf(name: string, args: unknown): string | null {
+  if (name !== 'shell' || typeof args !== 'object' || args === null) return null;
+  const command = (args as { command?: unknown }).command;
+  return typeof command === 'string' ? command : null;
+}
+
+/** How many secrets of a result the model saw masked ("" for none). */
+function masked(count: number): string {
+  if (count === 0) return '';
+  return count === 1 ? '1 secret masked for the model' : `${count} secrets masked for the model`;
+}
+
 /** At most 160 characters, cut between code points (before escaping, so no escape is cut). */
-function short(text: string): string {
-  if (text.length <= 160) return text;
-  const points = Array.from(text);
-  return points.length > 160 ? `${points.slice(0, 157).join('')}...` : text;
+function short(value: string): string {
+  if (value.length <= 160) return value;
+  const points = Array.from(value);
+  return points.length > 160 ? `${points.slice(0, 157).join('')}...` : value;
 }

@@ -9,8 +9,8 @@ import { GrantBook } from '../main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
 import { realPolicyDeps } from '../main/permissions/real-policy-deps';
 import { probeSandbox } from '../main/shell/sandbox-probe';
+import type { CliStyle } from './cli-style';
 import { createTerminalAsker } from './terminal-asker';
-import type { TerminalText } from './terminal-text';
 
 export interface RunPermissionGateOptions {
   /** Real path of the project folder. */
@@ -22,8 +22,8 @@ export interface RunPermissionGateOptions {
   readonly stdinIsTTY: boolean;
   /** Where cards and warnings go (stderr, so stdout stays clean for --json). */
   readonly write: (text: string) => void;
-  /** How model- and file-controlled text is shown there (default: plain visible escapes). */
-  readonly text?: TerminalText;
+  /** Colour, and how model- and file-controlled text is shown (default: plain, visible escapes). */
+  readonly style?: CliStyle;
 }
 
 export interface RunPermissionGate {
@@ -46,7 +46,7 @@ export function createRunPermissionGate(options: RunPermissionGateOptions): RunP
     input: options.stdin,
     interactive: options.stdinIsTTY,
     write: options.write,
-    ...(options.text ? { text: options.text } : {}),
+    ...(options.style ? { text: options.style.text, paint: options.style.paint } : {}),
     previewAlways: async (request, context) => {
       if (context.rules.length === 0) return null;
       const calls = await loadEarlierCalls(options.dataDir, options.folder, request.requestId);

@@ -9,6 +9,7 @@ import type {
   PendingApproval,
 } from '../main/permissions/approval-broker';
 import type { AskContext, Asker } from '../main/permissions/asker';
+import { NO_PAINT, type Paint } from './cli-style';
 import { PLAIN_TERMINAL_TEXT, type TerminalText } from './terminal-text';
 import type { AlwaysRulePreview } from '../shared/api';
 import { hasWidening, promptAlwaysRule, widenExample } from './always-rule-prompt';
@@ -25,6 +26,8 @@ export interface TerminalAskerOptions {
   ) => Promise<AlwaysRulePreview | null>;
   /** How text the model or a file controls is shown (default: plain visible escapes). */
   readonly text?: TerminalText;
+  /** Tandem's own colours around it (default: none). */
+  readonly paint?: Paint;
 }
 
 type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => AnswerResult;
@@ -67,6 +70,7 @@ export interface TerminalAsker extends Asker {
 
 export function createTerminalAsker(options: TerminalAskerOptions): TerminalAsker {
   const text = options.text ?? PLAIN_TERMINAL_TEXT;
+  const paint = options.paint ?? NO_PAINT;
   const queue: Queued[] = [];
   let busy = false;
   let lines: LineReader | null = null;
@@ -85,7 +89,7 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
     if (context.signal.aborted) return;
     if (!options.interactive) {
       options.write(
-        `tandem: refused ${text.line(request.name)}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
+        `${paint.yellow('tandem: refused')} ${text.line(request.name)}: it needs approval and stdin is not a terminal; use --mode to allow it\n`,
       );
       respond({ kind: 'deny' }, 'no-tty');
       return;
@@ -94,10 +98,10 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
       context.rules.length > 0 && options.previewAlways
         ? await options.previewAlways(request, context).catch(() => null)
         : null;
-    options.write(card(request, context, always, text));
+    options.write(card(request, context, always, text, paint));
     const reader = (lines ??= new LineReader(options.input));
     for (;;) {
-      options.write(`${ANSWER_HELP}\n> `);
+      options.write(`${paint.dim(ANSWER_HELP)}\n${paint.bold('>')} `);
       const read = await reader.next(context.signal);
       if (read.kind === 'aborted') return;
       if (read.kind === 'closed') {
@@ -145,13 +149,14 @@ function card(
   context: AskContext,
   always: AlwaysRulePreview | null,
   text: TerminalText,
+  paint: Paint,
 ): string {
   const lines = [
     ``,
-    `── ${text.line(request.name)} needs your approval ──`,
-    ...previewLines(request.preview, text),
+    paint.yellow(`── ${paint.bold(text.line(request.name))} needs your approval ──`),
+    ...previewLines(request.preview, text, paint),
   ];
-  lines.push(...request.reasons.map((r) => `  why: ${text.line(r)}`));
+  lines.push(...request.reasons.map((r) => `  ${paint.yellow('why:')} ${text.line(r)}`));
   if (context.grantable.length > 0) {
     lines.push(
       `  "s", "t" and "a" would allow: ${context.grantable.map((g) => text.line(g)).join(', ')}`,
@@ -168,26 +173,40 @@ function card(
   return `${lines.join('\n')}\n`;
 }
 
-function previewLines(preview: ToolPreview, text: TerminalText): string[] {
+function previewLines(preview: ToolPreview, text: TerminalText, paint: Paint): string[] {
   switch (preview.kind) {
     case 'command':
       return [
-        `  $ ${text.line(preview.command)}`,
-        `  in ${text.line(preview.cwd)} (${preview.sandbox.available ? text.line(preview.sandbox.description) : 'not sandboxed'})`,
+        `  ${paint.cyan('$')} ${paint.bold(text.line(preview.command))}`,
+        paint.dim(
+          `  in ${text.line(preview.cwd)} (${preview.sandbox.available ? text.line(preview.sandbox.description) : 'not sandboxed'})`,
+        ),
         ...preview.parts.map(
-          (p) => `    ${p.safe ? 'read-only    ' : 'not read-only'}  ${text.line(p.text)}`,
+          (p) =>
+            `    ${p.safe ? paint.green('read-only    ') : paint.yellow('not read-only')}  ${text.line(p.text)}`,
         ),
       ];
     case 'diff':
       return [
-        `  ${text.line(preview.path)}: ${text.line(preview.summary)}`,
-        ...preview.diff.split('\n').map((l) => `  ${text.lines(l)}`),
+        `  ${paint.bold(text.line(preview.path))}: ${text.line(preview.summary)}`,
+        ...preview.diff.split('\n').map((l) => `  ${diffLine(text.lines(l), paint)}`),
       ];
     case 'url':
       return [`  ${text.line(preview.method)} ${text.line(preview.url)}`];
     case 'text':
       return preview.text.split('\n').map((l) => `  ${text.lines(l)}`);
   }
+}
+
+/** A unified diff line in the usual colours: added green, removed red, hunk headers cyan. */
+function diffLine(line: string, paint: Paint): string {
+  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('===')) {
+    return paint.bold(line);
+  }
+  if (line.startsWith('+')) return paint.green(line);
+  if (line.startsWith('-')) return paint.red(line);
+  if (line.startsWith('@@')) return paint.cyan(line);
+  return line;
 }
 
 /** One line at a time from the input, shared by every card; 'closed' once the input ends. */

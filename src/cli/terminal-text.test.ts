@@ -16,6 +16,7 @@ import { JsonFilePermissionsStore } from '../main/permissions/project-permission
 import { createShellTool } from '../main/tools/shell-tool';
 import type { CliIo } from './cli-io';
 import { policyCommand } from './policy-command';
+import { styleFor } from './cli-style';
 import { createEventPrinter } from './run-output';
 import { createTerminalAsker } from './terminal-asker';
 import { createTerminalText, jsonLine, terminalTextFor } from './terminal-text';
@@ -241,6 +242,14 @@ function memoryIo(tty: boolean): { io: CliIo; out: () => string; err: () => stri
   };
 }
 
+function printerFor(io: CliIo, json: boolean): (event: RunEvent) => void {
+  return createEventPrinter(io, {
+    json,
+    trace: styleFor(io.stderr, io.env),
+    answer: styleFor(io.stdout, io.env),
+  });
+}
+
 describe('the run printed in the terminal', () => {
   const events = (text: string): RunEvent[] => [
     { type: 'assistant-delta', runId: 'r', text: `Done.\n${text}\n` },
@@ -267,7 +276,7 @@ describe('the run printed in the terminal', () => {
 
   it.each(HOSTILE)('$name: answer, call, output and errors are escaped', ({ text, shows }) => {
     const { io, out, err } = memoryIo(false);
-    const print = createEventPrinter(io, false);
+    const print = printerFor(io, false);
     for (const event of events(text)) print(event);
     expectClean(out());
     expectClean(err());
@@ -279,9 +288,92 @@ describe('the run printed in the terminal', () => {
     expect(err()).toContain(`… provider said: ${shows.slice(0, 20)}`);
   });
 
+  it.each(HOSTILE)(
+    '$name: on a colour terminal, the drawn answer, the shell line and the live output hold no raw control',
+    ({ text, shows }) => {
+      const { io, out, err } = memoryIo(true);
+      const print = printerFor(io, false);
+      const answer = `# ${text}\n\n| a | ${text} |\n|---|---|\n| 1 | 2 |\n\n\`\`\`\n${text}\n\`\`\`\n\n- [x](${text}) ${text}\n`;
+      print({ type: 'assistant-delta', runId: 'r', text: answer });
+      print({ type: 'assistant-message', runId: 'r', text: answer });
+      print({
+        type: 'tool-call-started',
+        runId: 'r',
+        callId: 'c',
+        name: 'shell',
+        args: { command: text },
+        effect: 'exec',
+        at: 0,
+      });
+      print({ type: 'tool-output', runId: 'r', callId: 'c', chunk: `out: ${text}\r\nend\r\n` });
+      print({
+        type: 'tool-result',
+        runId: 'r',
+        callId: 'c',
+        ok: true,
+        output: 'end\n\nexit code 0 · 0.1 s · sandbox: test',
+        durationMs: 100,
+      });
+      // Only Tandem's own SGR sequences may be written; everything else is visible text.
+      // eslint-disable-next-line no-control-regex -- removing our own SGR is the point
+      const ours = (written: string): string => written.replace(/\u001b\[[0-9;]*m/g, '');
+      expectClean(ours(out()));
+      expectClean(ours(err()));
+      expect(ours(out())).toContain(shows.slice(0, 12));
+      expect(ours(err())).toContain(`$ ${shows.slice(0, 12)}`);
+      expect(ours(err())).toContain('✓ exit code 0 · 0.1 s');
+    },
+  );
+  it('says how many secrets the model did not see, and prints only the masked text', () => {
+    const { io, err } = memoryIo(false);
+    const print = printerFor(io, false);
+    print({
+      type: 'tool-result',
+      runId: 'r',
+      callId: 'c',
+      ok: true,
+      output: 'KEY=[secret masked: value of KEY, 12 chars]',
+      durationMs: 5,
+      secrets: [{ kind: 'value of KEY', chars: 12 }],
+      unmasked: 'KEY=abc123def456',
+    });
+    expect(err()).toContain('(5 ms; 1 secret masked for the model)');
+    expect(err()).not.toContain('abc123def456');
+  });
+
+  it('says it under a shell command too, after the duration', () => {
+    const { io, err } = memoryIo(false);
+    const print = printerFor(io, false);
+    print({
+      type: 'tool-call-started',
+      runId: 'r',
+      callId: 'c',
+      name: 'shell',
+      args: { command: 'cat .env' },
+      effect: 'exec',
+      at: 0,
+    });
+    print({
+      type: 'tool-result',
+      runId: 'r',
+      callId: 'c',
+      ok: true,
+      output:
+        'A=[secret masked: value of A, 8 chars]\nB=[secret masked: value of B, 8 chars]\n\nexit code 0 · 0.1 s · sandbox: test',
+      durationMs: 100,
+      secrets: [
+        { kind: 'value of A', chars: 8 },
+        { kind: 'value of B', chars: 8 },
+      ],
+      unmasked: 'A=abcdefgh\nB=ijklmnop\n\nexit code 0 · 0.1 s · sandbox: test',
+    });
+    expect(err()).toContain('✓ exit code 0 · 0.1 s · 2 secrets masked for the model\n');
+    expect(err()).not.toContain('abcdefgh');
+  });
+
   it('--json keeps the value but writes DEL, C1 and bidi characters as \\u escapes', () => {
     const { io, out } = memoryIo(false);
-    const print = createEventPrinter(io, true);
+    const print = printerFor(io, true);
     const text = `a${ESC}[2Jb\u009b\u202e\u2028\u{e0041}\u007f`;
     print({ type: 'assistant-delta', runId: 'r', text });
     expectClean(out());
@@ -330,8 +422,9 @@ describe('terminal text', () => {
 
   it('on a terminal writes no ESC but its own reverse-video pair', () => {
     const { io, out } = memoryIo(true);
-    const print = createEventPrinter(io, false);
+    const print = printerFor(io, false);
     for (const { text } of HOSTILE) print({ type: 'assistant-delta', runId: 'r', text });
+    print({ type: 'assistant-message', runId: 'r', text: '' });
     const ours = out().replaceAll(`${ESC}[7m`, '').replaceAll(`${ESC}[27m`, '');
     expectClean(ours);
     expect(out()).toContain(`${ESC}[7m⟨U+202E⟩${ESC}[27m`);

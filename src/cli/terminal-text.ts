@@ -3,13 +3,16 @@
 // (escape sequences, CR, C1 controls) or that it would not draw (bidi controls, zero-width
 // characters) is shown as a visible escape by src/shared/visible-text.ts.
 //
-// Colour: the CLI passes on no SGR sequence from the model or a file, not even in tool output.
-// What it prints of tool output is a one-line summary that needs no colour, and SGR can hide
-// text (`ESC[8m` conceals it, black on black erases it). In output summaries colour sequences are
-// removed (that only reveals); everywhere else they are shown like any other escape.
+// Colour: the CLI passes on no SGR sequence from the model or a file, not even in tool output:
+// SGR can hide text (`ESC[8m` conceals it, black on black erases it). In output summaries colour
+// sequences are removed (that only reveals); everywhere else they are shown like any other
+// escape. A running command's live output (command-output-view.ts) has every escape sequence
+// removed before it gets here, and the drawn answer (markdown-terminal.ts) passes each piece of
+// the model's text through here; the only SGR the CLI writes is its own (cli-style.ts).
 //
 // On a terminal the escapes are printed in reverse video (our own SGR), so a real ESC and the
 // four typed characters `\x1b` look different; NO_COLOR or a pipe gets them plain.
+import { safeJsonStringify } from '../shared/safe-json';
 import { visiblePieces, type VisibleTextOptions } from '../shared/visible-text';
 
 export interface TerminalText {
@@ -58,7 +61,7 @@ const JSON_HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 /** One JSON line whose text a terminal cannot act on, equal in value to JSON.stringify's. */
 export function jsonLine(value: unknown): string {
-  const json = JSON.stringify(value).replace(JSON_HIDDEN, (char) =>
+  const json = safeJsonStringify(value).replace(JSON_HIDDEN, (char) =>
     Array.from(
       { length: char.length },
       (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`,

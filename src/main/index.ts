@@ -7,7 +7,10 @@ import { createHandlers, type TandemBackend } from './ipc/create-handlers';
 import { createElectronConfirm } from './ipc/electron-confirm';
 import { bindElectronIpc } from './ipc/electron-ipc';
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from './content-security-policy';
+import { McpHost, storedKeySecrets } from './mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from './mcp/mcp-stores';
 import { GrantBook } from './permissions/grant-book';
+import { forgetSecretVariables } from './shell/command-env';
 import { probeSandbox } from './shell/sandbox-probe';
 import { shellSessions } from './shell/shell-sessions';
 import { createAgentRunControllerFactory } from './ipc/agent-run-controller';
@@ -15,6 +18,9 @@ import { createElectronSecretStore } from './store/electron-secret-store';
 import { createElectronPermissionsStore } from './store/electron-permissions-store';
 import { createElectronSettingsStore } from './store/electron-settings-store';
 import { loadWindowState } from './store/electron-window-state';
+
+// Keys the person exported are not Tandem's to pass on: no child process inherits them.
+forgetSecretVariables(process.env);
 
 // Lets tests and portable setups keep all state in one folder.
 if (process.env.TANDEM_USER_DATA_DIR) app.setPath('userData', process.env.TANDEM_USER_DATA_DIR);
@@ -71,6 +77,14 @@ function start(): void {
   const secrets = createElectronSecretStore();
   const permissions = createElectronPermissionsStore();
   const grants = new GrantBook();
+  // The open folder's MCP servers: the handlers start and stop them, the agent uses their tools.
+  const mcp = new McpHost({
+    store: new JsonFileMcpSettingsStore(dataDir),
+    sandbox: probeSandbox,
+    // The same walls as commands: Tandem's data hidden, the stored key in no environment.
+    dataFolders: [dataDir],
+    childSecrets: storedKeySecrets(secrets),
+  });
   backend = createHandlers({
     appName: 'Tandem',
     appVersion: app.getVersion(),
@@ -91,6 +105,7 @@ function start(): void {
     secrets,
     permissions,
     grants,
+    mcp,
     runControllerFactory: createAgentRunControllerFactory({
       dataDir,
       settings,
@@ -100,6 +115,7 @@ function start(): void {
       sandbox: probeSandbox,
       shellSessions,
       log: (line) => console.warn(line),
+      mcp,
     }),
   });
   bindElectronIpc({
@@ -135,6 +151,8 @@ function createWindow(): void {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: true,
+      // A middle click on a link would go past the will-navigate guard as a new window request.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   state.track(window);

@@ -47,6 +47,7 @@ const api: TandemApi = {
   setProviderSettings: (settings) => invoke('setProviderSettings', settings),
   setApiKey: (key) => invoke('setApiKey', key),
   clearApiKey: () => invoke('clearApiKey'),
+  setProviderTimeouts: (timeouts) => invoke('setProviderTimeouts', timeouts),
   listModels: () => invoke('listModels'),
   testConnection: () => invoke('testConnection'),
   setMode: (mode) => invoke('setMode', mode),
@@ -54,6 +55,15 @@ const api: TandemApi = {
   setNetwork: (setting) => invoke('setNetwork', setting),
   deleteRule: (ruleId) => invoke('deleteRule', ruleId),
   revokeGrant: (grantId) => invoke('revokeGrant', grantId),
+  getMcpOverview: () => invoke('getMcpOverview'),
+  addMcpServers: (json) => invoke('addMcpServers', json),
+  removeMcpServer: (name) => invoke('removeMcpServer', name),
+  setMcpServerChoices: (source, name, choices) =>
+    invoke('setMcpServerChoices', source, name, choices),
+  acceptProjectMcp: (hash) => invoke('acceptProjectMcp', hash),
+  revokeProjectMcp: () => invoke('revokeProjectMcp'),
+  restartMcpServer: (name) => invoke('restartMcpServer', name),
+  allowMcpServer: (name, scope) => invoke('allowMcpServer', name, scope),
   onEvent(listener) {
     const forward = (_event: IpcRendererEvent, appEvent: AppEvent): void => listener(appEvent);
     ipcRenderer.on(IPC_EVENT_CHANNEL, forward);

@@ -1,7 +1,9 @@
 // The contract between the window and main: `window.tandem`. The preload exposes exactly this;
 // main implements it (src/main/ipc) and validates every payload (./ipc-schemas.ts).
 import type { RunEvent } from './events';
+import type { McpOverview, McpServerChoices } from './mcp-types';
 import type { ProviderPresetId } from './provider-presets';
+import type { ProviderTimeoutSettings } from './provider-timeouts';
 import type { ApprovalAnswer, EditedArgs, PermissionMode, SandboxState } from './tool-types';
 
 export interface AppInfo {
@@ -47,6 +49,8 @@ export interface SettingsInfo extends ProviderSettingsInput {
   /** Host a stored key belongs to when it is another one: that key is not sent here. */
   readonly keyHeldFor: string | null;
   readonly keyStorage: KeyStorageInfo;
+  /** How long Tandem waits for the provider (the defaults when none are stored). */
+  readonly timeouts: ProviderTimeoutSettings;
 }
 
 export interface ConnectionTestResult {
@@ -65,8 +69,8 @@ export type NetworkSetting = 'off' | 'ask' | 'allow';
 export interface RuleInfo {
   /** Derived from the rule's content, so it stays valid while the list changes. */
   readonly id: string;
-  readonly kind: 'command' | 'tool';
-  /** e.g. "`rm build` exactly", "`npm test *` (`npm test` with any further words)", "tool `write_file`". */
+  readonly kind: 'command' | 'tool' | 'mcp-server';
+  /** e.g. "`rm build` exactly", "`npm test *` (…)", "tool `write_file`", "every tool of the MCP server `db`". */
   readonly description: string;
   /** Why Tandem narrowed this rule (an older version stored it wider); null when it did not. */
   readonly note: string | null;
@@ -179,7 +183,9 @@ export interface ChangedFile {
 /** Something main pushes to the window: run events, and workspace changes. */
 export type AppEvent =
   | { readonly type: 'run-event'; readonly sessionId: string; readonly event: RunEvent }
-  | { readonly type: 'workspace-changed'; readonly workspace: WorkspaceInfo | null };
+  | { readonly type: 'workspace-changed'; readonly workspace: WorkspaceInfo | null }
+  /** MCP servers changed state, tools or log: fetch `getMcpOverview` again (sent at most 4×/s). */
+  | { readonly type: 'mcp-changed' };
 
 export interface TandemApi {
   getAppInfo(): Promise<AppInfo>;
@@ -230,6 +236,7 @@ export interface TandemApi {
   /** Stores the key (write-only: nothing ever returns it). */
   setApiKey(key: string): Promise<SettingsInfo>;
   clearApiKey(): Promise<SettingsInfo>;
+  setProviderTimeouts(timeouts: ProviderTimeoutSettings): Promise<SettingsInfo>;
   /** Models the stored provider offers. */
   listModels(): Promise<readonly string[]>;
   testConnection(): Promise<ConnectionTestResult>;
@@ -240,6 +247,24 @@ export interface TandemApi {
   setNetwork(setting: NetworkSetting): Promise<PermissionsInfo>;
   deleteRule(ruleId: string): Promise<PermissionsInfo>;
   revokeGrant(grantId: string): Promise<PermissionsInfo>;
+  /** MCP servers of the app and the open project, their states, tools and logs. */
+  getMcpOverview(): Promise<McpOverview>;
+  /** Adds app servers from text in the `mcpServers` shape; main asks the person to confirm. */
+  addMcpServers(json: string): Promise<McpOverview>;
+  removeMcpServer(name: string): Promise<McpOverview>;
+  /** Trust, project access and network of one server; a widening is confirmed by main. */
+  setMcpServerChoices(
+    source: 'app' | 'project',
+    name: string,
+    choices: McpServerChoices,
+  ): Promise<McpOverview>;
+  /** Accepts the project's `.mcp.json` whose content hashes to `hash` (confirmed by main). */
+  acceptProjectMcp(hash: string): Promise<McpOverview>;
+  /** Stops the project's servers; its `.mcp.json` asks again. */
+  revokeProjectMcp(): Promise<McpOverview>;
+  restartMcpServer(name: string): Promise<McpOverview>;
+  /** Every tool of one server runs without asking: for this session, or as a project rule. */
+  allowMcpServer(name: string, scope: 'session' | 'always'): Promise<McpOverview>;
   /** Subscribe to main's pushes; returns the unsubscribe function. */
   onEvent(listener: (event: AppEvent) => void): () => void;
 }
@@ -275,6 +300,7 @@ export const TANDEM_INVOKE_METHODS = [
   'setProviderSettings',
   'setApiKey',
   'clearApiKey',
+  'setProviderTimeouts',
   'listModels',
   'testConnection',
   'setMode',
@@ -282,6 +308,14 @@ export const TANDEM_INVOKE_METHODS = [
   'setNetwork',
   'deleteRule',
   'revokeGrant',
+  'getMcpOverview',
+  'addMcpServers',
+  'removeMcpServer',
+  'setMcpServerChoices',
+  'acceptProjectMcp',
+  'revokeProjectMcp',
+  'restartMcpServer',
+  'allowMcpServer',
 ] as const satisfies readonly TandemInvokeMethod[];
 
 // Compile-time check that the list names every invoke method.

@@ -1,10 +1,13 @@
 // The one event stream (DESIGN.md §3). The runner emits these; the window, the CLI and the
 // transcript consume them. Every variant carries `type`; switches over it are exhaustive.
+import type { ChangeReport } from './change-report';
 import type {
   ApprovalAnswer,
   Decision,
   EditedArgs,
+  SecretMark,
   ToolEffect,
+  ToolImage,
   ToolPreview,
   Usage,
 } from './tool-types';
@@ -100,20 +103,31 @@ export type RunEvent =
       readonly runId: string;
       readonly callId: string;
       readonly ok: boolean;
-      /** What the model was given. */
+      /** What the model was given: secrets in the tool's output masked. */
       readonly output: string;
+      /** The secrets masked in `output`, in order; absent when there were none. */
+      readonly secrets?: readonly SecretMark[];
+      /**
+       * The output as the tool gave it, for the person to reveal in the window; present only when
+       * something was masked. Never sent to the model.
+       */
+      readonly unmasked?: string;
       /** How long it ran: from when it was allowed to its end (the person's decision excluded). */
       readonly durationMs: number;
       /** It was stopped (the run or this one command) before it finished on its own. */
       readonly stopped?: boolean;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
+      /** What a command changed on disk, as data: the window draws the card from this. */
+      readonly changes?: ChangeReport;
       /**
        * Set when this call brought outside content into the conversation ("after reading
        * https://…", "after running `curl …` with network on"): the session is tainted from here
        * on, also when it is reopened from its transcript.
        */
       readonly taintedBy?: string;
+      /** Images the tool returned, shown in the trace; the model was given a description. */
+      readonly images?: readonly ToolImage[];
     }
   | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
   | {

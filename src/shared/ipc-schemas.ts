@@ -2,7 +2,9 @@
 // the window is untrusted input (DESIGN.md §1). zod is plain TypeScript, so it may live here.
 import { z } from 'zod';
 import { SESSION_TITLE_MAX, TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
+import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { providerTimeoutsSchema } from './provider-timeouts';
 import { EDITED_TEXT_MAX, PERMISSION_MODES, type PermissionMode } from './tool-types';
 
 const id = z.string().min(1).max(200);
@@ -18,7 +20,7 @@ const ruleWord = z
   .max(200_000)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-const approvalAnswerSchema = z.discriminatedUnion('kind', [
+export const approvalAnswerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z
@@ -65,7 +67,7 @@ const editedText = z
   .max(EDITED_TEXT_MAX)
   .refine((s) => !s.includes('\0'), 'must not contain NUL bytes');
 
-const editedArgsSchema = z.discriminatedUnion('kind', [
+export const editedArgsSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('command'),
@@ -124,6 +126,20 @@ function hasControlCharacters(s: string): boolean {
 
 const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
 
+const mcpServerName = z
+  .string()
+  .min(1)
+  .max(SERVER_NAME_MAX)
+  .regex(SERVER_NAME, 'an MCP server name: letters, digits, "-" and single "_"');
+
+const mcpChoicesSchema = z
+  .object({
+    trusted: z.boolean(),
+    projectAccess: z.enum(['read-only', 'read-write']),
+    network: z.boolean(),
+  })
+  .strict();
+
 /** Argument tuples per method. */
 export const ipcArgSchemas = {
   getAppInfo: z.tuple([]),
@@ -154,6 +170,7 @@ export const ipcArgSchemas = {
   setProviderSettings: z.tuple([providerSettingsSchema]),
   setApiKey: z.tuple([apiKeySchema]),
   clearApiKey: z.tuple([]),
+  setProviderTimeouts: z.tuple([providerTimeoutsSchema]),
   listModels: z.tuple([]),
   testConnection: z.tuple([]),
   setMode: z.tuple([modeSchema]),
@@ -161,4 +178,18 @@ export const ipcArgSchemas = {
   setNetwork: z.tuple([z.enum(['off', 'ask', 'allow'])]),
   deleteRule: z.tuple([id]),
   revokeGrant: z.tuple([id]),
+  getMcpOverview: z.tuple([]),
+  // The `mcpServers` JSON the person pasted; main parses and checks every entry.
+  addMcpServers: z.tuple([
+    z
+      .string()
+      .min(2)
+      .max(256 * 1024),
+  ]),
+  removeMcpServer: z.tuple([mcpServerName]),
+  setMcpServerChoices: z.tuple([z.enum(['app', 'project']), mcpServerName, mcpChoicesSchema]),
+  acceptProjectMcp: z.tuple([z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex')]),
+  revokeProjectMcp: z.tuple([]),
+  restartMcpServer: z.tuple([mcpServerName]),
+  allowMcpServer: z.tuple([mcpServerName, z.enum(['session', 'always'])]),
 } satisfies Record<TandemInvokeMethod, z.ZodType>;

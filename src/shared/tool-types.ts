@@ -63,6 +63,13 @@ export interface CommandVerdict {
 export type RunBasis = 'read-only' | 'rule' | 'grant' | 'person' | 'mode';
 
 /** Whether shell commands run inside an OS sandbox, and which. */
+/** A secret found in a tool's output and masked for the model (the kind, and its length). */
+export interface SecretMark {
+  /** What it looked like: "AWS access key", "value of DATABASE_PASSWORD". */
+  readonly kind: string;
+  readonly chars: number;
+}
+
 export interface SandboxState {
   readonly kind: 'bwrap' | 'sandbox-exec' | 'none';
   readonly available: boolean;
@@ -125,6 +132,25 @@ export function isAllow(answer: ApprovalAnswer): boolean {
     case 'deny-with-note':
       return false;
   }
+}
+
+/** Image types the trace draws (never SVG: it can carry script). */
+export const SHOWN_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+export type ShownImageType = (typeof SHOWN_IMAGE_TYPES)[number];
+
+/** Largest image (decoded) the trace shows; larger ones are described only. */
+export const MAX_SHOWN_IMAGE_BYTES = 512 * 1024;
+/** Most images one result shows in the trace. */
+export const MAX_SHOWN_IMAGES = 4;
+/** Base64 as an image's data must be written (checked in main, on reload and in the window). */
+export const SHOWN_IMAGE_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** An image a tool returned (an MCP tool's image content), for the trace to show. */
+export interface ToolImage {
+  readonly mimeType: ShownImageType;
+  /** Base64, checked to be base64 and bounded in size by main. */
+  readonly data: string;
 }
 
 /** Token counts as reported by the provider. */

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { RunEvent } from '../shared/events';
 import { createAgent, type Agent, type AgentOptions } from '../main/agent/agent';
 import { createOpenAIProvider } from '../main/agent/provider';
+import type { ProviderTimeouts } from '../main/agent/request-watchdog';
 import type { GateRequest, GateVerdict, PermissionGate } from '../main/permissions/gate';
 import { createToolRegistry } from '../main/tools/registry';
 import { defineTool, type AnyTool } from '../main/tools/tool';
@@ -33,6 +34,8 @@ export interface HarnessOptions extends ScriptedServerOptions {
   readonly maxAttempts?: number;
   /** Replaces the provider's wait between attempts (to record the waits it was asked for). */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Short limits for a provider that goes quiet (the real defaults are minutes). */
+  readonly timeouts?: Partial<ProviderTimeouts>;
 }
 
 /** Runs everything, as a person answering yes to every card would. */
@@ -63,6 +66,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     apiKey: 'test-key',
     retry: { baseDelayMs: 1, maxDelayMs: 20, maxAttempts: options.maxAttempts ?? 3 },
     ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const agent = createAgent({
     provider,

@@ -2,6 +2,7 @@
 // real HTTP: SSE with tool-call deltas split at awkward places, plain JSON answers, and faults.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { playQuiet, sleepUnlessClosed, streamTurn, toolCallsOf, usageOf } from './scripted-stream';
 
 export interface ScriptedToolCall {
   readonly name: string;
@@ -24,6 +25,18 @@ export interface ScriptedTurn {
   /** Stream: end the response cleanly after this many events, without finish_reason or [DONE]. */
   readonly endAfterEvents?: number;
   readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+  /**
+   * Stream these SSE events instead of the ones built from text and toolCalls: an object is sent
+   * as `data: <JSON>`, a string goes on the wire verbatim (so it may be garbage, a comment, or
+   * `data: [DONE]\n\n`). Nothing is added: no [DONE] unless the list has it.
+   */
+  readonly sse?: readonly (string | object)[];
+  /** A provider that goes quiet: never answer, answer with headers only, or only keep-alives. */
+  readonly quiet?: 'silent' | 'headers-only' | 'keep-alive';
+  /** Stream: wait this long before each SSE event (a provider that trickles). */
+  readonly eventDelayMs?: number;
+  /** SSE bytes per socket write for this turn (overrides the server's `chunkBytes`). */
+  readonly chunkBytes?: number;
 }
 
 export interface RecordedRequest {
@@ -36,7 +49,8 @@ export interface RecordedRequest {
 
 export interface ScriptedServerOptions {
   /** Fixed list played in order, or a function of the request index (for endless scripts). */
-  readonly turns: readonly ScriptedTurn[] | ((index: number, body: unknown) => ScriptedTurn);
+  readonly turns:
+    readonly ScriptedTurn[] | ((index: number, body: unknown, bodyBytes: number) => ScriptedTurn);
   /** SSE bytes per socket write; small values split lines, JSON and UTF-8 characters. */
   readonly chunkBytes?: number;
   /** Characters per argument/text delta. */
@@ -95,7 +109,9 @@ export async function startScriptedOpenAIServer(
     }
     const index = chatIndex++;
     const turn =
-      typeof options.turns === 'function' ? options.turns(index, body) : options.turns[index];
+      typeof options.turns === 'function'
+        ? options.turns(index, body, Buffer.byteLength(raw))
+        : options.turns[index];
     if (!turn) {
       sendJson(res, 400, {
         error: { message: `scripted server: no turn left for request ${index}` },
@@ -103,6 +119,10 @@ export async function startScriptedOpenAIServer(
       return;
     }
     if (turn.delayMs) await sleepUnlessClosed(turn.delayMs, req);
+    if (turn.quiet) {
+      await playQuiet(turn.quiet, req, res);
+      return;
+    }
     if (turn.status) {
       const headers: Record<string, string> = {};
       if (turn.retryAfter !== undefined) headers['retry-after'] = turn.retryAfter;
@@ -120,7 +140,8 @@ export async function startScriptedOpenAIServer(
       sendJson(res, 200, completion(id, model, turn));
       return;
     }
-    await streamTurn(res, id, model, turn, options.chunkBytes ?? 7, options.deltaChars ?? 3);
+    const chunkBytes = turn.chunkBytes ?? options.chunkBytes ?? 7;
+    await streamTurn(res, id, model, turn, chunkBytes, options.deltaChars ?? 3);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -138,19 +159,6 @@ export async function startScriptedOpenAIServer(
         server.close(() => resolve());
       }),
   };
-}
-
-function toolCallsOf(turn: ScriptedTurn, index: number) {
-  return (turn.toolCalls ?? []).map((call, i) => ({
-    id: call.id ?? `call_${index}_${i}`,
-    name: call.name,
-    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
-  }));
-}
-
-function usageOf(turn: ScriptedTurn) {
-  const usage = turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
-  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
 }
 
 function completion(id: string, model: string, turn: ScriptedTurn): unknown {
@@ -183,95 +191,6 @@ function completion(id: string, model: string, turn: ScriptedTurn): unknown {
   };
 }
 
-/** The SSE events of one turn: text in small deltas, then each tool call split into pieces. */
-function streamEvents(
-  id: string,
-  model: string,
-  turn: ScriptedTurn,
-  deltaChars: number,
-): unknown[] {
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-    id,
-    object: 'chat.completion.chunk',
-    created: 0,
-    model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-  const events: unknown[] = [chunk({ role: 'assistant', content: '' })];
-  for (const piece of pieces(turn.text ?? '', deltaChars)) events.push(chunk({ content: piece }));
-  const calls = toolCallsOf(turn, 0);
-  calls.forEach((call, index) => {
-    // The id comes first on its own, the name split in two, then arguments in small fragments.
-    const half = Math.ceil(call.name.length / 2);
-    events.push(
-      chunk({
-        tool_calls: [
-          {
-            index,
-            id: call.id,
-            type: 'function',
-            function: { name: call.name.slice(0, half), arguments: '' },
-          },
-        ],
-      }),
-    );
-    events.push(chunk({ tool_calls: [{ index, function: { name: call.name.slice(half) } }] }));
-    for (const piece of pieces(call.arguments, deltaChars)) {
-      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
-    }
-  });
-  events.push(chunk({}, calls.length ? 'tool_calls' : 'stop'));
-  events.push({
-    id,
-    object: 'chat.completion.chunk',
-    created: 0,
-    model,
-    choices: [],
-    usage: usageOf(turn),
-  });
-  return events;
-}
-
-async function streamTurn(
-  res: ServerResponse,
-  id: string,
-  model: string,
-  turn: ScriptedTurn,
-  chunkBytes: number,
-  deltaChars: number,
-): Promise<void> {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-  });
-  const events = streamEvents(id, model, turn, deltaChars);
-  const limit = turn.cutAfterEvents ?? turn.endAfterEvents;
-  const played = limit === undefined ? events : events.slice(0, limit);
-  let wire = played.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
-  if (limit === undefined) wire += 'data: [DONE]\n\n';
-  const bytes = Buffer.from(wire, 'utf8');
-  for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
-    if (res.destroyed) return;
-    res.write(bytes.subarray(offset, offset + chunkBytes));
-    // Yield so the pieces leave as separate TCP writes rather than one coalesced buffer.
-    if ((offset / chunkBytes) % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
-  if (turn.cutAfterEvents !== undefined) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
-}
-
-function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
-  return out;
-}
-
 function sendJson(
   res: ServerResponse,
   status: number,
@@ -293,15 +212,5 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     req.on('error', reject);
-  });
-}
-
-function sleepUnlessClosed(ms: number, req: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    req.socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
   });
 }

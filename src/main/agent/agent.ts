@@ -12,7 +12,7 @@ import type { ChatMessage } from './chat-message';
 import { buildSystemPrompt, DEFAULT_CONTEXT_BUDGET_TOKENS, loadAgentsMd } from './context';
 import type { ChatProvider } from './provider';
 import { DEFAULT_MAX_STEPS, runLoop } from './runner';
-import { Session } from './session';
+import { Session, type InterruptedAnswer } from './session';
 import { taintFromEvents } from './tool-calls';
 
 export interface AgentOptions {
@@ -30,6 +30,13 @@ export interface AgentOptions {
   readonly sessionId?: string;
   /** Replaces the built system prompt (tests, embedders). */
   readonly systemPrompt?: string;
+  /** What a call a crash left unanswered really did (from the journal), for a reopened session. */
+  readonly interruptedCall?: (callId: string) => InterruptedAnswer | undefined;
+  /**
+   * Awaited at the start of each run, before the first model request: e.g. a bounded wait for
+   * MCP servers still starting, so their tools are offered from the first turn.
+   */
+  readonly beforeRun?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunHandle {
@@ -62,6 +69,8 @@ export interface Agent {
     revert: Omit<Extract<RunEvent, { type: 'files-reverted' }>, 'type' | 'at'>,
     note: string,
   ): void;
+  /** Damaged transcript lines skipped when the session was reopened, one sentence each. */
+  loadProblems(): readonly string[];
   readonly activeRunId: string | undefined;
   /** Stops any run and closes the transcript. */
   close(): Promise<void>;
@@ -70,7 +79,7 @@ export interface Agent {
 export function createAgent(options: AgentOptions): Agent {
   const folder = realFolder(options.folder);
   const session = options.sessionId
-    ? Session.open(options.dataDir, folder, options.sessionId)
+    ? Session.open(options.dataDir, folder, options.sessionId, options.interruptedCall)
     : Session.create(options.dataDir, folder, {
         model: options.provider.model,
         baseUrl: options.provider.baseUrl,
@@ -99,6 +108,7 @@ export function createAgent(options: AgentOptions): Agent {
     emit({ type: 'run-started', runId, sessionId: session.id, task, at: Date.now() });
     try {
       session.append({ role: 'user', content: task });
+      await options.beforeRun?.(signal);
       const systemPrompt =
         options.systemPrompt ??
         buildSystemPrompt({
@@ -178,6 +188,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (active) pendingNotes.push(note);
       else session.append({ role: 'user', content: note });
     },
+    loadProblems: () => session.loadProblems,
     async close() {
       if (active) {
         active.controller.abort(new Error('closed'));

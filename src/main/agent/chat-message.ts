@@ -1,4 +1,5 @@
 // Chat messages in the OpenAI wire format: what the model sees and what the transcript stores.
+import { z } from 'zod';
 
 export interface ChatToolCall {
   id: string;
@@ -12,21 +13,24 @@ export type ChatMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
+const toolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+/** The shape of a stored message: a line that does not fit is skipped when a session reopens. */
+export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string().nullable(),
+    tool_calls: z.array(toolCallSchema).optional(),
+  }),
+  z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
+]);
+
 export function isChatMessage(value: unknown): value is ChatMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const message = value as Record<string, unknown>;
-  switch (message.role) {
-    case 'system':
-    case 'user':
-      return typeof message.content === 'string';
-    case 'assistant':
-      return (
-        (typeof message.content === 'string' || message.content === null) &&
-        (message.tool_calls === undefined || Array.isArray(message.tool_calls))
-      );
-    case 'tool':
-      return typeof message.tool_call_id === 'string' && typeof message.content === 'string';
-    default:
-      return false;
-  }
+  return chatMessageSchema.safeParse(value).success;
 }

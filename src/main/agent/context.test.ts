@@ -115,3 +115,57 @@ describe('one long task within a budget', () => {
     expect(fitted.at(-3)?.content).toBe(output(18));
   });
 });
+
+describe('long arguments within a budget', () => {
+  it('shrinks the arguments of answered calls too, to valid JSON, keeping every pair', () => {
+    const args = JSON.stringify({ path: 'a.txt', content: 'y'.repeat(200_000) });
+    const history: ChatMessage[] = [{ role: 'user', content: 'write things' }];
+    for (let i = 0; i < 5; i++) {
+      history.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: `w${i}`, type: 'function', function: { name: 'write_file', arguments: args } },
+        ],
+      });
+      history.push({ role: 'tool', tool_call_id: `w${i}`, content: 'written' });
+    }
+    const fitted = fitHistory(history, 20_000);
+    expect(estimateTokens(history)).toBeGreaterThan(200_000);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(20_000);
+    expect(fitted.map((m) => m.role)).toEqual(history.map((m) => m.role));
+    for (const message of fitted) {
+      if (message.role !== 'assistant') continue;
+      const text = message.tool_calls?.[0]?.function.arguments ?? '';
+      expect(() => JSON.parse(text) as unknown).not.toThrow();
+    }
+    expect(
+      JSON.parse(
+        fitted[1]?.role === 'assistant' ? fitted[1].tool_calls![0]!.function.arguments : '',
+      ),
+    ).toEqual({
+      shortened: `${args.length} characters of arguments, cut to save context; this call was answered`,
+    });
+  });
+});
+
+describe('a long text of the model within a budget', () => {
+  it('is cut to its head and tail with a note, when nothing else is left to shrink', () => {
+    const text = `start ${'t'.repeat(300_000)} end`;
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'task' },
+      {
+        role: 'assistant',
+        content: text,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'read', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+    ];
+    const fitted = fitHistory(history, 8_000);
+    expect(estimateTokens(fitted)).toBeLessThanOrEqual(8_000);
+    expect(fitted[1]?.content).toMatch(
+      /^start t+\n\[… your earlier message shortened to save context: first and last 400 characters kept, \d+ cut …\]\nt+ end$/,
+    );
+    expect(history[1]?.content).toBe(text);
+  });
+});

@@ -2,7 +2,7 @@
 // the project's AGENTS.md; and a history that fits the token budget (old tool outputs shrink first).
 import { guardPath } from '../workspace/path-guard';
 import { readFileVerified } from '../workspace/verified-fs';
-import type { ChatMessage } from './chat-message';
+import type { ChatMessage, ChatToolCall } from './chat-message';
 
 export const DEFAULT_CONTEXT_BUDGET_TOKENS = 100_000;
 const AGENTS_MD_MAX_CHARS = 20_000;
@@ -90,8 +90,8 @@ function countChars(messages: readonly ChatMessage[]): number {
  * The history to send, within `budgetTokens`: first old tool outputs shrink (oldest first, the
  * latest turn untouched), then whole old exchanges are dropped from the front, never splitting a
  * tool call from its answer; a single long task that still does not fit then has the tool outputs
- * of its own turn shrunk, oldest first, all but the last few. Every call keeps its one answer;
- * the stored history is not changed.
+ * of its own turn shrunk, oldest first, all but the last few, and last the long arguments of
+ * calls (all answered by then). Every call keeps its one answer; the stored history is not changed.
  */
 export function fitHistory(messages: readonly ChatMessage[], budgetTokens: number): ChatMessage[] {
   let fitted = [...messages];
@@ -111,10 +111,33 @@ export function fitHistory(messages: readonly ChatMessage[], budgetTokens: numbe
     }
     shrinkToolOutputs(fitted, 0, keepFrom, budgetTokens, 'current');
   }
+  // Every call in a request has been answered, the latest too: the model's own long texts and
+  // arguments go last (it has had the answers; a note says what was cut).
+  if (estimateTokens(fitted) > budgetTokens) shrinkAssistantMessages(fitted, budgetTokens);
   return fitted;
 }
 
-/** Shrinks tool messages in [from, to), oldest first, until the whole fits the budget. */
+function shrinkAssistantMessages(messages: ChatMessage[], budgetTokens: number): void {
+  let chars = countChars(messages);
+  for (let i = 0; i < messages.length && Math.ceil(chars / 4) > budgetTokens; i++) {
+    const message = messages[i];
+    if (message?.role !== 'assistant') continue;
+    const before = (message.content?.length ?? 0) + argumentChars(message.tool_calls ?? []);
+    const content =
+      message.content !== null && message.content.length > SHRUNK_TOOL_OUTPUT_CHARS * 2
+        ? shrinkText(message.content, 'your earlier message shortened to save context')
+        : message.content;
+    const calls = message.tool_calls?.map(shrinkArguments);
+    const shrunk = { ...message, content, ...(calls ? { tool_calls: calls } : {}) };
+    chars -= before - ((content?.length ?? 0) + argumentChars(calls ?? []));
+    messages[i] = shrunk;
+  }
+}
+
+/**
+ * Shrinks tool messages, and the long arguments of calls already answered, in [from, to), oldest
+ * first, until the whole fits the budget.
+ */
 function shrinkToolOutputs(
   messages: ChatMessage[],
   from: number,
@@ -125,6 +148,12 @@ function shrinkToolOutputs(
   let chars = countChars(messages);
   for (let i = from; i < to && Math.ceil(chars / 4) > budgetTokens; i++) {
     const message = messages[i];
+    if (message?.role === 'assistant' && message.tool_calls?.length) {
+      const calls = message.tool_calls.map(shrinkArguments);
+      chars -= argumentChars(message.tool_calls) - argumentChars(calls);
+      messages[i] = { ...message, tool_calls: calls };
+      continue;
+    }
     if (message?.role !== 'tool' || message.content.length <= SHRUNK_TOOL_OUTPUT_CHARS * 2)
       continue;
     const content =
@@ -132,6 +161,20 @@ function shrinkToolOutputs(
     chars -= message.content.length - content.length;
     messages[i] = { ...message, content };
   }
+}
+
+/** The model wrote these and has had its answer: a valid JSON note is enough to keep the thread. */
+function shrinkArguments(call: ChatToolCall): ChatToolCall {
+  const text = call.function.arguments;
+  if (text.length <= SHRUNK_TOOL_OUTPUT_CHARS * 2) return call;
+  const note = JSON.stringify({
+    shortened: `${text.length} characters of arguments, cut to save context; this call was answered`,
+  });
+  return { ...call, function: { ...call.function, arguments: note } };
+}
+
+function argumentChars(calls: readonly ChatToolCall[]): number {
+  return calls.reduce((sum, call) => sum + call.function.arguments.length, 0);
 }
 
 function findLastUserIndex(messages: readonly ChatMessage[]): number {
@@ -145,8 +188,16 @@ function shrinkOlder(content: string): string {
 }
 
 function shrinkCurrent(content: string): string {
+  return shrinkText(
+    content,
+    'output shrunk to save context',
+    '; run the tool again if you need it',
+  );
+}
+
+function shrinkText(content: string, what: string, advice = ''): string {
   const head = content.slice(0, SHRUNK_TOOL_OUTPUT_CHARS);
   const tail = content.slice(-SHRUNK_TOOL_OUTPUT_CHARS);
   const cut = content.length - head.length - tail.length;
-  return `${head}\n[… output shrunk to save context: first and last ${SHRUNK_TOOL_OUTPUT_CHARS} characters kept, ${cut} cut; run the tool again if you need it …]\n${tail}`;
+  return `${head}\n[… ${what}: first and last ${SHRUNK_TOOL_OUTPUT_CHARS} characters kept, ${cut} cut${advice} …]\n${tail}`;
 }

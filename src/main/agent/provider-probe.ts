@@ -9,6 +9,7 @@ import OpenAI, {
   NotFoundError,
   PermissionDeniedError,
 } from 'openai';
+import { createProviderFetch } from './provider-fetch';
 
 const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 
@@ -49,6 +50,7 @@ export async function listModels(
     project: null,
     maxRetries: 0,
     timeout: options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    fetch: createProviderFetch(),
   });
   const where = describeEndpoint(baseUrl);
   let data: unknown;

@@ -1,19 +1,31 @@
 // The model behind any OpenAI-compatible endpoint, through the `openai` SDK: one streamed turn
-// at a time, tool calls assembled from deltas, faults retried and then reported plainly.
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+// at a time, each chunk checked, tool calls assembled from deltas within bounds, time limits on a
+// quiet provider, faults retried where another attempt could help and then reported plainly.
+import OpenAI, { APIError, APIUserAbortError } from 'openai';
 import type { RunFault } from '../../shared/events';
 import type { Usage } from '../../shared/tool-types';
-import { connectionProblem } from './connection-problem';
 import type { ToolDefinition } from '../tools/registry';
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { describeFault, faultOf, ProviderError, sentence } from './provider-faults';
+import {
+  DEFAULT_PROVIDER_TIMEOUTS,
+  RequestWatchdog,
+  type ProviderTimeouts,
+} from './request-watchdog';
 import {
   DEFAULT_RETRY,
-  isRetryableStatus,
   retryDecision,
   sleep as realSleep,
   type RetryOptions,
 } from './retry-policy';
+import { ProtocolFault, readChunk } from './stream-chunk';
+import { createProviderFetch } from './provider-fetch';
 import { ToolCallAssembler } from './tool-call-assembly';
+
+export { ProviderError } from './provider-faults';
+
+/** Text and tool-call text of one answer, in characters: past it the answer is a protocol error. */
+export const MAX_TURN_CHARS = 16 * 1024 * 1024;
 
 export interface TurnRequest {
   readonly messages: readonly ChatMessage[];
@@ -43,37 +55,6 @@ export interface ChatProvider {
   streamTurn(request: TurnRequest): Promise<AssistantTurn>;
 }
 
-/** A provider fault after retries, with a message for the person (one sentence, capitalised). */
-export class ProviderError extends Error {
-  override readonly name = 'ProviderError';
-  constructor(
-    message: string,
-    readonly kind: 'http' | 'network' | 'incomplete' | 'protocol',
-    readonly status?: number,
-    /** What the window offers to fix it (see RunFault). */
-    readonly fault: RunFault = faultOf(kind, status),
-  ) {
-    super(message);
-  }
-}
-
-function faultOf(kind: ProviderError['kind'], status: number | undefined): RunFault {
-  switch (kind) {
-    case 'network':
-      return 'unreachable';
-    case 'incomplete':
-      return 'incomplete';
-    case 'protocol':
-      return 'protocol';
-    case 'http':
-      if (status === 401 || status === 403) return 'unauthorized';
-      if (status === 404) return 'not-found';
-      if (status === 429) return 'rate-limited';
-      if (status !== undefined && status >= 500) return 'server';
-      return 'protocol';
-  }
-}
-
 export class AbortedError extends Error {
   override readonly name = 'AbortedError';
   constructor() {
@@ -86,27 +67,51 @@ export interface OpenAIProviderOptions {
   readonly model: string;
   readonly apiKey: string;
   readonly retry?: Partial<RetryOptions>;
-  /** Per-request time limit for the HTTP request (ms). */
-  readonly requestTimeoutMs?: number;
+  /** Connect, idle and whole-request limits (defaults: 60 s, 120 s, 20 min). */
+  readonly timeouts?: Partial<ProviderTimeouts>;
   /** Waits between attempts; resolves early when the signal aborts (tests record the waits). */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvider {
   const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const timeouts: ProviderTimeouts = { ...DEFAULT_PROVIDER_TIMEOUTS, ...options.timeouts };
   const sleep = options.sleep ?? realSleep;
   // Retries are ours, so the person sees each one as an event and Stop cuts a backoff short.
+  // Time limits are ours too (the watchdog); the SDK's own only backs up the whole-request one.
   const client = new OpenAI({
     baseURL: options.baseUrl,
     apiKey: options.apiKey,
     maxRetries: 0,
-    timeout: options.requestTimeoutMs ?? 600_000,
+    timeout: timeouts.requestMs + 1000,
+    // The SDK logs a chunk it cannot parse to the console; the fault is reported as an event.
+    logLevel: 'off',
+    // Redirects are followed by hand: a hop to another origin carries no provider header.
+    fetch: createProviderFetch(),
   });
 
   async function attempt(
     request: TurnRequest,
     turnKey: string,
     emitted: { text: boolean },
+  ): Promise<AssistantTurn> {
+    const watchdog = new RequestWatchdog(timeouts, request.signal);
+    try {
+      return await readTurn(request, turnKey, emitted, watchdog);
+    } catch (error) {
+      // An abort by the watchdog surfaces as an abort error or a quiet end: name the limit.
+      if (watchdog.fired && !request.signal.aborted) throw timeoutError(watchdog);
+      throw error;
+    } finally {
+      watchdog.dispose();
+    }
+  }
+
+  async function readTurn(
+    request: TurnRequest,
+    turnKey: string,
+    emitted: { text: boolean },
+    watchdog: RequestWatchdog,
   ): Promise<AssistantTurn> {
     const stream = await client.chat.completions.create(
       {
@@ -116,32 +121,37 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
         stream: true,
         stream_options: { include_usage: true },
       },
-      { signal: request.signal },
+      { signal: watchdog.signal },
     );
+    watchdog.responded();
     let text = '';
+    let received = 0;
     let finishReason: string | undefined;
     let usage: Usage | undefined;
     const calls = new ToolCallAssembler();
-    for await (const chunk of stream) {
-      if (chunk.usage) {
-        usage = {
-          promptTokens: chunk.usage.prompt_tokens,
-          completionTokens: chunk.usage.completion_tokens,
-          totalTokens: chunk.usage.total_tokens,
-        };
+    for await (const raw of stream as AsyncIterable<unknown>) {
+      const chunk = readChunk(raw);
+      if (chunk.useful) watchdog.progressed();
+      if (chunk.usage) usage = chunk.usage;
+      for (const call of chunk.toolCalls) {
+        received += (call.function?.name?.length ?? 0) + (call.function?.arguments?.length ?? 0);
+        calls.add(call);
       }
-      const choice = chunk.choices[0];
-      if (!choice) continue;
-      const delta = choice.delta;
-      if (delta?.content) {
-        text += delta.content;
+      received += chunk.text.length;
+      if (received > MAX_TURN_CHARS) {
+        throw new ProtocolFault(
+          `the model's answer passed ${MAX_TURN_CHARS.toLocaleString('en-US')} characters of text and tool calls, more than one answer may hold`,
+        );
+      }
+      if (chunk.text) {
+        text += chunk.text;
         emitted.text = true;
-        request.onTextDelta?.(delta.content);
+        request.onTextDelta?.(chunk.text);
       }
-      for (const call of delta?.tool_calls ?? []) calls.add(call);
-      if (choice.finish_reason) finishReason = choice.finish_reason;
+      if (chunk.finishReason) finishReason = chunk.finishReason;
     }
     // The SDK ends iteration quietly when aborted; a stream without a finish reason was cut.
+    if (watchdog.fired) throw timeoutError(watchdog);
     if (request.signal.aborted) throw new AbortedError();
     if (!finishReason) {
       throw new ProviderError(
@@ -159,13 +169,10 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
       const turnKey = Math.random().toString(36).slice(2, 10);
       for (let n = 1; ; n++) {
         const emitted = { text: false };
-        // The SDK never removes the listener it adds to the signal it is given; a child signal
-        // per attempt keeps a long run's signal from collecting one listener (and stream) per step.
-        const child = new AbortController();
-        const forward = (): void => child.abort(request.signal.reason);
-        request.signal.addEventListener('abort', forward, { once: true });
         try {
-          return await attempt({ ...request, signal: child.signal }, turnKey, emitted);
+          // Each attempt gets its own child signal (the watchdog's): the SDK never removes the
+          // listener it adds, so the run's signal does not collect one per step.
+          return await attempt(request, turnKey, emitted);
         } catch (error) {
           if (request.signal.aborted || error instanceof APIUserAbortError)
             throw new AbortedError();
@@ -174,7 +181,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
           const retryable = fault.retryable && !emitted.text && n < retry.maxAttempts;
           if (!retryable) {
             const tries = n > 1 ? ` (after ${n} attempts)` : '';
-            throw new ProviderError(`${fault.message}${tries}.`, fault.kind, fault.status);
+            throw new ProviderError(
+              sentence(`${fault.message}${tries}`),
+              fault.kind,
+              fault.status,
+              false,
+            );
           }
           const decision = retryDecision(
             n,
@@ -184,91 +196,31 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
           if (decision.kind === 'give-up') {
             const seconds = Math.ceil(decision.askedMs / 1000);
             throw new ProviderError(
-              `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later.`,
+              sentence(
+                `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later`,
+              ),
               fault.kind,
               fault.status,
+              false,
             );
           }
           const { delayMs } = decision;
           request.onRetry?.({
             attempt: n,
             delayMs,
-            message: fault.message,
+            message: sentence(fault.message).replace(/\.$/, ''),
             fault: faultOf(fault.kind, fault.status),
           });
           await sleep(delayMs, request.signal);
           if (request.signal.aborted) throw new AbortedError();
-        } finally {
-          request.signal.removeEventListener('abort', forward);
         }
       }
     },
   };
 }
 
-interface Fault {
-  readonly message: string;
-  readonly kind: ProviderError['kind'];
-  readonly retryable: boolean;
-  readonly status?: number;
-}
-
-/** One sentence without its final full stop (a retry or an attempt count may follow). */
-function describeFault(error: unknown, options: OpenAIProviderOptions): Fault {
-  if (error instanceof ProviderError)
-    return {
-      message: error.message.replace(/\.$/, ''),
-      kind: error.kind,
-      retryable: true,
-    };
-  if (error instanceof APIConnectionError) {
-    return {
-      message: `Tandem could not reach ${options.baseUrl}: ${connectionProblem(error)}`,
-      kind: 'network',
-      retryable: true,
-    };
-  }
-  if (error instanceof APIError && typeof error.status === 'number') {
-    const detail = errorDetail(error);
-    const said = detail ? `: ${detail.replace(/\.$/, '')}` : '';
-    const at = `The provider at ${options.baseUrl}`;
-    const status = error.status;
-    const message =
-      status === 401 || status === 403
-        ? `${at} refused the API key (HTTP ${status}${said}); check the key in Settings`
-        : status === 404
-          ? `${at} answered HTTP 404${said}; check the base URL and the model name "${options.model}" in Settings`
-          : status === 429
-            ? `${at} is limiting requests (HTTP 429${said})`
-            : status >= 500
-              ? `${at} had a server error (HTTP ${status}${said})`
-              : `${at} refused the request (HTTP ${status}${said})`;
-    return { message, kind: 'http', retryable: isRetryableStatus(status), status };
-  }
-  if (error instanceof APIError) {
-    return {
-      message: `The provider sent an error in the stream: ${error.message}`,
-      kind: 'protocol',
-      retryable: false,
-    };
-  }
-  if (error instanceof SyntaxError) {
-    return {
-      message: `The provider sent something that is not JSON: ${error.message}`,
-      kind: 'protocol',
-      retryable: false,
-    };
-  }
-  // undici reports a socket closed mid-body as TypeError("terminated").
-  return {
-    message: `The connection to the provider broke mid-answer: ${connectionProblem(error)}`,
-    kind: 'incomplete',
-    retryable: true,
-  };
-}
-
-function errorDetail(error: APIError): string {
-  const body = error.error as { message?: unknown } | undefined;
-  if (body && typeof body.message === 'string') return body.message;
-  return '';
+/** Connect and idle limits may pass on another attempt; the whole-request limit is spent. */
+function timeoutError(watchdog: RequestWatchdog): ProviderError {
+  const kind = watchdog.fired ?? 'request';
+  return new ProviderError(watchdog.describe(kind), 'timeout', undefined, kind !== 'request');
 }

@@ -205,6 +205,53 @@ describe('several calls in one turn', () => {
   });
 });
 
+describe('MCP "reads"', () => {
+  it('an untrusted server’s read tools run one at a time (each may ask); a trusted one’s side by side', async () => {
+    const log: string[] = [];
+    const mcpRead = (name: string, trusted: boolean) =>
+      defineTool({
+        name,
+        description: '',
+        parameters: Type.Object({}),
+        effect: 'read',
+        mcp: {
+          server: trusted ? 'trusted' : 'stranger',
+          tool: name,
+          trusted,
+          sandboxed: true,
+          annotations: 'read-only',
+          destructive: false,
+          definition: '0'.repeat(64),
+        },
+        execute: async () => {
+          log.push(`${name}:start`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          log.push(`${name}:end`);
+          return name;
+        },
+      });
+    const tools = [
+      mcpRead('mcp__stranger__a', false),
+      mcpRead('mcp__stranger__b', false),
+      mcpRead('mcp__trusted__c', true),
+      mcpRead('mcp__trusted__d', true),
+    ];
+    const turn: ScriptedTurn = { toolCalls: tools.map((t) => ({ name: t.name, arguments: {} })) };
+    harness = await startHarness({ tools, turns: [turn, { text: 'ok' }] });
+    expect(await harness.agent.startRun('go').done).toBe('done');
+    expect(log).toEqual([
+      'mcp__stranger__a:start',
+      'mcp__stranger__a:end',
+      'mcp__stranger__b:start',
+      'mcp__stranger__b:end',
+      'mcp__trusted__c:start',
+      'mcp__trusted__d:start',
+      'mcp__trusted__c:end',
+      'mcp__trusted__d:end',
+    ]);
+  });
+});
+
 describe('the gate', () => {
   it('sends a refusal to the model and skips the tool', async () => {
     const log: string[] = [];

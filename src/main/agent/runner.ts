@@ -2,10 +2,11 @@
 // it answers without tools, the step limit is reached, the person stops it, or the provider fails.
 import type { RunEvent, RunFinishReason } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
+import { argumentsForHistory } from '../tools/argument-bounds';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
 import type { CallStops } from './call-stops';
-import type { ChatMessage } from './chat-message';
+import type { ChatMessage, ChatToolCall } from './chat-message';
 import { fitHistory } from './context';
 import { AbortedError, ProviderError, type AssistantTurn, type ChatProvider } from './provider';
 import { answerToolCalls, type RunTaint } from './tool-calls';
@@ -67,7 +68,7 @@ export async function runLoop(
     deps.append({
       role: 'assistant',
       content: text || null,
-      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      ...(toolCalls.length ? { tool_calls: toolCalls.map(keptForHistory) } : {}),
     });
     if (text) deps.emit({ type: 'assistant-message', runId, text });
     if (toolCalls.length === 0) return { reason: 'done' };
@@ -131,4 +132,11 @@ function stopped(deps: RunLoopDeps, partialText: string): RunOutcome {
   // Keep what the person already saw; half-streamed tool calls are dropped, never half-answered.
   if (partialText) deps.append({ role: 'assistant', content: partialText });
   return { reason: 'stopped', message: 'Stopped by the person.' };
+}
+
+function keptForHistory(call: ChatToolCall): ChatToolCall {
+  const kept = argumentsForHistory(call.function.arguments);
+  return kept === call.function.arguments
+    ? call
+    : { ...call, function: { ...call.function, arguments: kept } };
 }

@@ -177,6 +177,49 @@ describe('reopening after a crash mid-turn', () => {
     }
   });
 
+  it('answers a call a crash cut off with what the journal found, and records it', async () => {
+    harness = await startHarness({
+      turns: [{ toolCalls: [{ name: 'wait', arguments: { ms: 60_000 } }] }, { text: 'ok' }],
+    });
+    const { agent, events, dataDir, folder } = harness;
+    const run = agent.startRun('go');
+    await until(() => events.some((e) => e.type === 'tool-output'));
+    const crashed = agent.transcriptFile.replace(/\.jsonl$/, '-cut.jsonl');
+    copyFileSync(agent.transcriptFile, crashed);
+    agent.stop(run.runId);
+    await run.done;
+    const id = crashed
+      .split('/')
+      .pop()!
+      .replace(/\.jsonl$/, '');
+    const changes = { kind: 'tracked', files: [], revertable: false, notTracked: [] } as const;
+    const asked: string[] = [];
+    const reopened = Session.open(dataDir, folder, id, (callId) => {
+      asked.push(callId);
+      return { ok: false, output: 'Tandem stopped while this command was running.', changes };
+    });
+    try {
+      expect(asked).toHaveLength(1);
+      expect(reopened.messages.filter((m) => m.role === 'tool')).toEqual([
+        {
+          role: 'tool',
+          tool_call_id: asked[0],
+          content: 'Tandem stopped while this command was running.',
+        },
+      ]);
+      expect(reopened.pastEvents.filter((e) => e.type === 'tool-result')).toMatchObject([
+        { callId: asked[0], ok: false, changes },
+      ]);
+    } finally {
+      reopened.close();
+    }
+    // Recorded: a second reopening has the answer as an ordinary result.
+    const again = Session.open(dataDir, folder, id, () => {
+      throw new Error('asked twice');
+    });
+    again.close();
+  });
+
   it('uses recorded tool-result events for answers missing from the messages', () => {
     const call = (id: string) => ({
       id,

@@ -1,12 +1,15 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
+import type { ChangeReport } from '../../shared/change-report';
 import stripAnsi from 'strip-ansi';
 import type { RunEvent } from '../../shared/events';
+import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
+import { maskSecrets } from './secret-mask';
 
 export interface ToolCallDeps {
   readonly registry: ToolRegistry;
@@ -29,15 +32,25 @@ export interface RunTaint {
   taintedBy?: string;
 }
 
-/** Rebuilds the taint of a reopened session from its recorded events. */
+/**
+ * Rebuilds the taint of a reopened session from its recorded events. A result that says so names
+ * it; failing that (transcripts written before results said so), any network or MCP call that ran
+ * taints, whether it failed or not: a 404 page or an MCP error carries outside text too. Only a
+ * call known not to have run (refused by the policy, denied by the person) is left out; when in
+ * doubt (a call whose arguments did not validate) it taints, which only pauses grants.
+ */
 export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
   const started = new Map<string, Extract<RunEvent, { type: 'tool-call-started' }>>();
+  const notRun = new Set<string>();
   for (const event of events) {
     if (event.type === 'tool-call-started') started.set(event.callId, event);
+    if (event.type === 'permission-decided' && event.decision === 'refuse') {
+      notRun.add(event.callId);
+    }
+    if (event.type === 'approval-resolved' && !isAllow(event.answer)) notRun.add(event.callId);
     if (event.type !== 'tool-result') continue;
     if (event.taintedBy !== undefined) return { taintedBy: event.taintedBy };
-    // Transcripts written before results said so: a network or MCP call that succeeded.
-    if (!event.ok) continue;
+    if (notRun.has(event.callId)) continue;
     const call = started.get(event.callId);
     if (!call || (call.effect !== 'network' && !call.name.startsWith('mcp__'))) continue;
     const url = (call.args as { url?: unknown } | null)?.url;
@@ -51,12 +64,18 @@ export function taintFromEvents(events: readonly RunEvent[]): RunTaint {
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 /**
+ * Reads of one turn run side by side, this many at a time: a turn may hold 128 calls, and each
+ * running call holds a file, a timer and a listener on the run's stop signal (Node warns past 10).
+ */
+export const MAX_CONCURRENT_READS = 8;
+
+/**
  * Answers every call, in order. Every call is shown at once (its start, and its card when it asks),
  * so the person sees what the whole turn proposes and may answer the cards together; the calls
- * still run in order: a run of consecutive reads side by side, anything else alone, each only
- * after the ones before it finished (`ready`). `onAnswered` gets each batch's answers as soon as
- * the batch ends, so the transcript holds what already ran even if the app dies during a later
- * call.
+ * still run in order: a run of consecutive reads side by side (at most MAX_CONCURRENT_READS at a
+ * time), anything else alone, each only after the ones before it finished (`ready`). `onAnswered`
+ * gets each batch's answers as soon as the batch ends, so the transcript holds what already ran
+ * even if the app dies during a later call.
  */
 export async function answerToolCalls(
   calls: readonly ChatToolCall[],
@@ -80,8 +99,8 @@ export async function answerToolCalls(
   let before: Promise<unknown> = Promise.resolve();
   const running = batches.map((batch) => {
     const ready = before.then(() => undefined);
-    const results = Promise.all(
-      batch.map((i) => answerOne(calls[i] as ChatToolCall, deps, taint, signal, ready)),
+    const results = mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
+      answerOne(calls[i] as ChatToolCall, deps, taint, signal, ready),
     );
     // The next batch waits for this one however it ended.
     before = results.catch(() => undefined);
@@ -96,8 +115,28 @@ export async function answerToolCalls(
   return answers;
 }
 
+/** Like Promise.all over `items`, with at most `limit` of them in flight; results in order. */
+async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
 function isRead(deps: ToolCallDeps, call: ChatToolCall | undefined): boolean {
-  return call !== undefined && deps.registry.get(call.function.name)?.effect === 'read';
+  const tool = call === undefined ? undefined : deps.registry.get(call.function.name);
+  // An untrusted MCP server's "read" asks like a command: it waits its turn, one card at a time.
+  return tool?.effect === 'read' && (tool.mcp === undefined || tool.mcp.trusted);
 }
 
 async function answerOne(
@@ -119,11 +158,10 @@ async function answerOne(
     effect: prepared.tool?.effect ?? 'unknown',
     at: started,
   });
-  // The call's own signal: the run's stop reaches it, and so does the Stop of this one call.
+  // The call's own signal: the run's stop reaches it, and so does the Stop of this one call. It
+  // listens to the run's signal only while it runs (a turn's waiting calls hold no listener).
   const own = new AbortController();
   const forward = (): void => own.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
   // Set once it was allowed to run: a duration excludes the time the person took to decide.
   const ran: { from?: number; args?: unknown } = {};
   const answer = (
@@ -131,20 +169,28 @@ async function answerOne(
     output: string,
     provenance?: string,
     taintedBy?: string,
+    changes?: ChangeReport,
+    images?: readonly ToolImage[],
   ): ToolMessage => {
     signal.removeEventListener('abort', forward);
+    // The one place tool output becomes what the model reads: secret shapes are masked here, for
+    // results, errors and refusals alike; the event keeps the original for the person.
+    const { masked, secrets } = maskSecrets(output);
     deps.emit({
       type: 'tool-result',
       runId: deps.runId,
       callId: call.id,
       ok,
-      output,
+      output: masked,
       durationMs: ran.from === undefined ? 0 : Date.now() - ran.from,
       ...(own.signal.aborted ? { stopped: true } : {}),
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
+      ...(changes !== undefined ? { changes } : {}),
+      ...(images && images.length > 0 ? { images } : {}),
+      ...(secrets.length > 0 ? { secrets, unmasked: output } : {}),
     });
-    return { role: 'tool', tool_call_id: call.id, content: output };
+    return { role: 'tool', tool_call_id: call.id, content: masked };
   };
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (!prepared.ok) return answer(false, prepared.message);
@@ -191,6 +237,7 @@ async function answerOne(
   ran.from = Date.now();
   // What runs: the model's arguments, or the person's edit of them (already judged by the gate).
   ran.args = verdict.args !== undefined ? verdict.args : args;
+  signal.addEventListener('abort', forward, { once: true });
   const unregister = deps.callStops?.register(call.id, own) ?? (() => {});
   let result;
   try {
@@ -218,7 +265,7 @@ async function answerOne(
     verdict.args !== undefined
       ? `${editNote(tool.editable, ran.args)}\n\n${result.output}`
       : result.output;
-  return answer(result.ok, output, verdict.provenance, tainting);
+  return answer(result.ok, output, verdict.provenance, tainting, result.changes, result.images);
 }
 
 /** The last few thousand characters a call printed, colours removed, for a stop message. */

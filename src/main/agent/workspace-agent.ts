@@ -1,25 +1,30 @@
 // The composition the window and the CLI share: one project folder, its session, the built-in
-// tools with the undo journal and command snapshots, a permission gate, and a provider.
+// tools with the undo journal and change tracking, a permission gate, and a provider. Undo tells
+// the model what was put back; the changes panel lists and puts back the session's files. Change
+// tracking is prepared as the session opens (in parallel with the first model request), and a
+// process that finds the project owned by another one runs read-only and says who holds it.
 import { randomUUID } from 'node:crypto';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { ChangedFile } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { projectDataDir } from '../store/data-dir';
+import { realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
+import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
 import {
-  openFileJournal,
-  type RevertResult,
-  type RevertTurnResult,
-} from '../workspace/file-journal';
-import { revertSessionFiles, sessionChanges } from '../workspace/session-changes';
-import { ShadowSnapshot } from '../workspace/shadow-snapshot';
+  openProjectJournal,
+  type ProjectJournal,
+  type ProjectJournalOptions,
+} from '../workspace/project-journal';
 import { createAgent, type Agent } from './agent';
+import { describeInterrupted } from './interrupted-calls';
+import type { McpToolSource } from '../mcp/mcp-host';
 import type { ChatProvider } from './provider';
 import { revertNote, type RevertedFiles } from './revert-note';
+import { revertSessionFiles, sessionChanges } from '../workspace/session-changes';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
 export interface WorkspaceNetwork {
@@ -38,11 +43,22 @@ export interface WorkspaceAgentOptions {
   readonly shellSessions?: ShellSessions;
   /** Environment variable names holding secrets, kept out of commands. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the provider's API key): no command's environment carries them. */
+  readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
+  /** Lock and tracker settings (tests, the bench). */
+  readonly project?: Pick<ProjectJournalOptions, 'lock' | 'tracker'>;
+  /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
+  readonly mcp?: McpToolSource;
+  /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
+  readonly mcpWaitMs?: number;
 }
+
+/** Longest the first model request of a run waits for MCP servers still starting. */
+export const MCP_FIRST_REQUEST_WAIT_MS = 5000;
 
 export interface WorkspaceAgent {
   readonly agent: Agent;
@@ -58,27 +74,60 @@ export interface WorkspaceAgent {
   revertFiles(
     paths: readonly string[],
   ): Promise<{ ok: true; files: RevertedFiles } | { ok: false; reason: string }>;
+  /** Set when another Tandem process owns the project: why this one changes nothing. */
+  readonly readOnly: string | undefined;
+  /** Settles when change tracking is ready (it is started at open). */
+  readonly prepared: Promise<void>;
+  /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
+  loadProblems(): readonly string[];
   close(): Promise<void>;
 }
 
+/**
+ * A call's key in the journal. Call ids are unique within a session only
+ * (providers repeat them across sessions), while the journal is per project.
+ */
+export function journalKey(sessionId: string, callId: string): string {
+  return `${sessionId}/${callId}`;
+}
+
 export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promise<WorkspaceAgent> {
-  const projectDir = projectDataDir(options.dataDir, options.folder);
   // The journal is per project (keyed by session and call), so undo survives restarts and sessions.
-  const journal = await openFileJournal(join(projectDir, 'journal'), options.folder);
-  const snapshots = new ShadowSnapshot({
+  const project = await openProjectJournal({
     folder: options.folder,
-    shadowDir: join(projectDir, 'shadow.git'),
-    journal,
+    dataDir: options.dataDir,
+    ...options.project,
   });
-  const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
-  // Call ids are unique within a session only (providers repeat them across sessions), while the
-  // journal and the shadow refs are per project: key them by session and call.
+  try {
+    return await compose(options, project);
+  } catch (error) {
+    await project.release();
+    throw error;
+  }
+}
+
+async function compose(
+  options: WorkspaceAgentOptions,
+  project: ProjectJournal,
+): Promise<WorkspaceAgent> {
+  const { journal, tracker, readOnly } = project;
   let sessionId = options.sessionId ?? '';
-  const keyOf = (callId: string): string => `${sessionId}/${callId}`;
+  const keyOf = (callId: string): string => journalKey(sessionId, callId);
+  // Built now, not on the first command. A reopened session waits for it when a crash interrupted
+  // one of its calls, so what really happened can be told.
+  const prepared = readOnly ? Promise.resolve() : tracker.prepare();
+  const settled = prepared.catch(() => undefined);
+  if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
+    await settled;
+  const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
+  const dataFolders = [realDataFolder(options.dataDir)];
   const services: ToolServices = {
+    // No tool and no command touches Tandem's own data, even where it lies inside the project.
+    dataFolders,
     journal: {
       recordBefore: (absPath, callId) => journal.recordBefore(absPath, keyOf(callId)),
       recordAfter: (absPath, callId) => journal.recordAfter(absPath, keyOf(callId)),
+      write: (absPath, callId, content) => journal.write(absPath, keyOf(callId), content),
     },
     get allowPrivateNetwork() {
       return network.allowPrivateNetwork;
@@ -93,21 +142,38 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       shell: {
         ...(options.shellSessions ? { sessions: options.shellSessions } : {}),
         ...(options.secretNames ? { secretNames: options.secretNames } : {}),
+        ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       },
       commandSnapshots: {
-        snapshotBefore: (callId) => snapshots.snapshotBefore(keyOf(callId)),
-        changesSince: (callId) => snapshots.changesSince(keyOf(callId)),
+        snapshotBefore: (callId) => tracker.snapshotBefore(keyOf(callId)),
+        changesSince: (callId) => tracker.changesSince(keyOf(callId)),
       },
     });
+  const gate: PermissionGate = readOnly
+    ? async (request, emit, signal) =>
+        request.tool.effect === 'read'
+          ? options.gate(request, emit, signal)
+          : { kind: 'refuse', message: `Not run: ${readOnly}` }
+    : options.gate;
+  const registry = createToolRegistry(tools);
+  const detachMcp = options.mcp?.attach(registry);
+  const mcp = options.mcp;
   const agent = createAgent({
     provider: options.provider,
-    registry: createToolRegistry(tools),
-    gate: options.gate,
+    registry,
+    ...(mcp
+      ? {
+          beforeRun: (signal: AbortSignal) =>
+            mcp.whenSettled(options.mcpWaitMs ?? MCP_FIRST_REQUEST_WAIT_MS, signal),
+        }
+      : {}),
+    gate,
     folder: options.folder,
     dataDir: options.dataDir,
     services,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    interruptedCall: (callId) => describeInterrupted(journal, tracker, keyOf(callId)),
   });
 
   sessionId = agent.sessionId;
@@ -128,15 +194,18 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
   agent.pastEvents().forEach(track);
   const stopTracking = agent.onEvent(track);
   const relativeFiles = (files: readonly { path: string; action: 'restored' | 'deleted' }[]) =>
-    files.map((f) => ({ path: relative(journal.root, f.path) || '.', action: f.action }));
+    files.map((f) => ({ path: relative(journal.folder, f.path) || '.', action: f.action }));
+  const sessionPrefix = (): string => `${sessionId}/`;
 
   return {
     agent,
     async revertCall(callId) {
       const result = await journal.revert(keyOf(callId));
       const call = calls.get(callId);
-      if (result.ok && result.files.length > 0) {
-        const files = relativeFiles(result.files);
+      // A revert that stopped half-way still put some files back; the model hears of those.
+      const undone = result.ok ? result.files : (result.restored ?? []);
+      if (undone.length > 0) {
+        const files = relativeFiles(undone);
         agent.recordRevert(
           { runId: call?.runId ?? '', scope: { kind: 'call', callId }, files },
           revertNote({ kind: 'call', name: call?.name ?? 'tool', args: call?.args }, files),
@@ -146,14 +215,8 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
     },
     async revertRun(runId) {
       const result = await journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf));
-      // A revert that stopped half-way still undid some calls; the model hears of those.
-      const undone = result.ok
-        ? result.files
-        : result.reverted.flatMap((key) =>
-            journal.pathsOf(key).map((path) => ({ path, action: 'restored' as const })),
-          );
-      if (undone.length > 0) {
-        const files = relativeFiles(undone);
+      if (result.files.length > 0) {
+        const files = relativeFiles(result.files);
         agent.recordRevert(
           { runId, scope: { kind: 'run' }, files },
           revertNote({ kind: 'run', task: tasks.get(runId) }, files),
@@ -161,10 +224,13 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       }
       return result;
     },
-    runChangedPaths: (runId) => journal.pendingPaths((callsByRun.get(runId) ?? []).map(keyOf)),
-    sessionChanges: () => sessionChanges(journal, journal.root, `${sessionId}/`),
+    runChangedPaths(runId) {
+      const keys = (callsByRun.get(runId) ?? []).map(keyOf).filter((k) => journal.hasChanges(k));
+      return [...new Set(keys.flatMap((key) => journal.pathsOf(key)))];
+    },
+    sessionChanges: () => sessionChanges(journal, sessionPrefix()),
     async revertFiles(paths) {
-      const result = await revertSessionFiles(journal, journal.root, `${sessionId}/`, paths);
+      const result = await revertSessionFiles(journal, sessionPrefix(), paths);
       if (!result.ok) return result;
       const files = relativeFiles(result.files);
       if (files.length > 0) {
@@ -175,9 +241,18 @@ export async function openWorkspaceAgent(options: WorkspaceAgentOptions): Promis
       }
       return { ok: true, files };
     },
+    readOnly,
+    prepared,
+    loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
-      await agent.close();
+      try {
+        await agent.close();
+      } finally {
+        detachMcp?.();
+        await settled;
+        await project.release();
+      }
     },
   };
 }

@@ -250,10 +250,10 @@ describe('agent run controller', () => {
     if (second.type !== 'approval-requested') throw new Error('unreachable');
     const preview = await s.controller.previewAlwaysRule(second.requestId);
     expect(preview.rules).toEqual(['`touch a.txt` exactly']);
-    // The pending request itself is not an earlier call.
+    // The pending request itself is not an earlier call; the first run's call was in this session.
     expect(preview.matched).toBe(1);
     expect(preview.summary).toMatch(
-      /would have run 1 earlier call without asking, e\.g\. `touch a\.txt`/,
+      /would have run 1 earlier call \(in this session\) without asking, e\.g\. `touch a\.txt`/,
     );
     expect(preview.choices[0]?.map((c) => [c.widen, c.refused === null])).toEqual([
       [null, true],

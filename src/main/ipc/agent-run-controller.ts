@@ -1,16 +1,19 @@
 // The real RunController behind the window: the workspace agent, the permission gate and the
 // approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
 // over IPC and go to the broker, which accepts each once, for the exact arguments shown.
-import { relative, sep } from 'node:path';
-import type { RevertOutcome, WorkspaceInfo } from '../../shared/api';
+import { relative } from 'node:path';
+import type { WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
+import { timeoutsFromSettings } from '../agent/request-watchdog';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
 import {
   openWorkspaceAgent,
   type WorkspaceAgent,
   type WorkspaceNetwork,
 } from '../agent/workspace-agent';
+import type { McpToolSource } from '../mcp/mcp-host';
 import { loadEarlierCalls, previewAlwaysChoices } from '../permissions/always-rule-preview';
 import { ApprovalBroker } from '../permissions/approval-broker';
 import type { Asker } from '../permissions/asker';
@@ -20,7 +23,7 @@ import type { PermissionsStore } from '../permissions/project-permissions-store'
 import type { PermissionRule } from '../permissions/permission-rule';
 import { realPolicyDeps } from '../permissions/real-policy-deps';
 import { shellSessions as processShellSessions, type ShellSessions } from '../shell/shell-sessions';
-import type { RevertResult, RevertTurnResult } from '../workspace/file-journal';
+import { revertCallOutcome, revertRunOutcome } from '../workspace/revert-outcome';
 import {
   loadProviderConfig,
   missingProviderSetting,
@@ -46,6 +49,8 @@ export interface AgentRunControllerDeps {
   readonly createProvider?: (config: ProviderConfig) => ChatProvider;
   /** Refused approval answers (forged, repeated, stale) are logged here. */
   readonly log?: (line: string) => void;
+  /** The open folder's MCP servers, whose tools join the agent's registry. */
+  readonly mcp?: McpToolSource;
 }
 
 export function createAgentRunControllerFactory(
@@ -98,6 +103,7 @@ function createAgentRunController(
         model: config.model,
         // Local servers without keys still need a non-empty string for the SDK.
         apiKey: config.apiKey ?? 'no-key',
+        timeouts: timeoutsFromSettings(config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS),
       }));
 
   /**
@@ -108,7 +114,12 @@ function createAgentRunController(
 
   /** The agent for this folder and session, reopened when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
-    const providerKey = JSON.stringify([config.baseUrl, config.model, config.apiKey ?? '']);
+    const providerKey = JSON.stringify([
+      config.baseUrl,
+      config.model,
+      config.apiKey ?? '',
+      config.timeouts ?? null,
+    ]);
     const wanted =
       nextSession !== undefined ? nextSession : (current?.agent.agent.sessionId ?? null);
     if (
@@ -130,7 +141,10 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      // The stored key is never in an environment, but a copy the person exported would be.
+      ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(wanted ? { sessionId: wanted } : {}),
+      ...(deps.mcp ? { mcp: deps.mcp } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
       if (event.type === 'approval-resolved') alwaysRules.delete(event.requestId);
@@ -230,12 +244,12 @@ function createAgentRunController(
     async revertCall(callId) {
       const agent = await sessionAgent();
       if (!agent) throw new Error('Nothing to revert: this session changed no files.');
-      return fromRevert(await agent.revertCall(callId), workspace.folder);
+      return revertCallOutcome(await agent.revertCall(callId), workspace.folder);
     },
     async revertRun(runId) {
       const agent = await sessionAgent();
       if (!agent) throw new Error('Nothing to revert: this session changed no files.');
-      return fromRevertTurn(await agent.revertRun(runId), workspace.folder);
+      return revertRunOutcome(await agent.revertRun(runId), workspace.folder);
     },
     async previewRevertRun(runId) {
       const agent = await sessionAgent();
@@ -297,35 +311,4 @@ function createAgentRunController(
       listeners.clear();
     },
   };
-}
-
-/** The window shows paths as the person knows them: relative to the project folder. */
-function withinProject(text: string, folder: string): string {
-  return text.split(`${folder}${sep}`).join('');
-}
-
-function fromRevert(result: RevertResult, folder: string): RevertOutcome {
-  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
-  const files = result.files.map((f) => ({
-    path: relative(folder, f.path) || '.',
-    action: f.action,
-  }));
-  const message =
-    files.length === 0
-      ? withinProject(result.message, folder)
-      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
-  return { ok: true, message, files };
-}
-
-function fromRevertTurn(result: RevertTurnResult, folder: string): RevertOutcome {
-  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
-  const files = result.files.map((f) => ({
-    path: relative(folder, f.path) || '.',
-    action: f.action,
-  }));
-  const message =
-    files.length === 0
-      ? withinProject(result.message, folder)
-      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
-  return { ok: true, message, files };
 }

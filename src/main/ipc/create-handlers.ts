@@ -20,6 +20,9 @@ import { createSessionHandlers } from './session-handlers';
 import { oneAtATime, type Confirm } from './setting-confirmation';
 import { createSettingsHandlers } from './settings-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
+import { McpHost, storedKeySecrets } from '../mcp/mcp-host';
+import { JsonFileMcpSettingsStore } from '../mcp/mcp-stores';
+import { createMcpHandlers } from './mcp-handlers';
 
 export interface HandlerDeps {
   readonly appName: string;
@@ -46,7 +49,12 @@ export interface HandlerDeps {
   readonly probe?: ProbeOptions;
   /** Absent until a provider is configured: runs then fail with a clear message. */
   readonly runControllerFactory?: RunControllerFactory;
+  /** The MCP servers of the open folder; share the instance with the run controller factory. */
+  readonly mcp?: McpHost;
 }
+
+/** The window hears that MCP servers changed at most this often (a flooding log is one change). */
+export const MCP_CHANGE_INTERVAL_MS = 250;
 
 export interface TandemBackend {
   readonly handlers: TandemHandlers;
@@ -66,6 +74,18 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       sessionId = event.sessionId;
     }
   });
+
+  const mcpHost =
+    deps.mcp ??
+    new McpHost({
+      store: new JsonFileMcpSettingsStore(deps.dataDir),
+      sandbox: async () => deps.sandboxState(),
+      dataFolders: [deps.dataDir],
+      childSecrets: storedKeySecrets(deps.secrets),
+    });
+  const stopMcpEvents = mcpHost.onChange(
+    throttled(MCP_CHANGE_INTERVAL_MS, () => hub.emit({ type: 'mcp-changed' })),
+  );
 
   const settings = createSettingsHandlers({
     settings: deps.settings,
@@ -92,8 +112,11 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     modeFor: async (folder) => (await deps.permissions.load(folder)).mode,
     async onOpened(opened) {
       if (workspace?.folder !== opened.folder) sessionId = null;
+      const folderChanged = workspace?.folder !== opened.folder;
       workspace = opened;
       await runs.workspaceChanged(opened);
+      // The folder's MCP servers start in the background; the window follows their state.
+      if (folderChanged) void mcpHost.openFolder(opened.folder);
       hub.emit({ type: 'workspace-changed', workspace: opened });
     },
   });
@@ -123,6 +146,16 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     },
   });
 
+  const mcp = createMcpHandlers({
+    host: mcpHost,
+    confirm: oneAtATime(deps.confirm),
+    sandboxState: deps.sandboxState,
+    workspace: () => workspace,
+    sessionId: () => sessionId,
+    permissions: deps.permissions,
+    grants: deps.grants,
+  });
+
   return {
     handlers: {
       ...app,
@@ -144,12 +177,37 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       setProviderSettings: settings.setProviderSettings,
       setApiKey: settings.setApiKey,
       clearApiKey: settings.clearApiKey,
+      setProviderTimeouts: settings.setProviderTimeouts,
       listModels: settings.listModels,
       testConnection: settings.testConnection,
       ...permissions,
+      ...mcp,
     },
     onEvent: hub.subscribe,
     emit: hub.emit,
-    dispose: runs.dispose,
+    async dispose() {
+      try {
+        await runs.dispose();
+      } finally {
+        stopMcpEvents();
+        await mcpHost.close();
+      }
+    },
+  };
+}
+
+/** Calls `fn` at most once per `ms`, and once more after a burst so the last change is told. */
+function throttled(ms: number, fn: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let last = 0;
+  return () => {
+    if (timer) return;
+    const wait = Math.max(0, last + ms - Date.now());
+    timer = setTimeout(() => {
+      timer = undefined;
+      last = Date.now();
+      fn();
+    }, wait);
+    timer.unref?.();
   };
 }

@@ -1,8 +1,9 @@
 // Recently opened folders, most recent first, persisted as JSON in the data dir. Only folders the
 // person chose in the folder dialog are added; the window can reopen them, never add to them.
 // What the file holds is not trusted: the workspace handlers judge every entry again.
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writePrivateFileAtomic } from '../store/private-files';
 
 export interface RecentFolders {
   /** Folders that still exist, most recent first. */
@@ -45,11 +46,8 @@ export function createRecentFolders(dataDir: string, limit = 10): RecentFolders 
   }
 
   async function write(folders: readonly string[]): Promise<void> {
-    await mkdir(dirname(file), { recursive: true });
     const body: RecentFile = { version: 1, folders };
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(body, null, 2) + '\n', 'utf8');
-    await rename(tmp, file);
+    await writePrivateFileAtomic(file, JSON.stringify(body, null, 2) + '\n');
   }
 
   /** `change` returns the new list, or null to leave the file as it is. */

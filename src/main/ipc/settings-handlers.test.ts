@@ -66,7 +66,24 @@ describe('settings handlers', () => {
       needsApiKey: true,
       keyHeldFor: null,
       keyStorage: { persistent: false, note: expect.stringContaining('memory for this run only') },
+      timeouts: { connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 },
     });
+  });
+
+  it('stores the provider timeouts, and a later provider change keeps them', async () => {
+    const timeouts = { connectSeconds: 5, idleSeconds: 300, requestSeconds: 3600 };
+    await expect(call('setProviderTimeouts', [timeouts])).resolves.toMatchObject({ timeouts });
+    await call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
+    ]);
+    await expect(call('getSettings', [])).resolves.toMatchObject({
+      baseUrl: server.baseUrl,
+      timeouts,
+    });
+    await expect(
+      call('setProviderTimeouts', [{ connectSeconds: 0, idleSeconds: 1, requestSeconds: 1 }]),
+    ).rejects.toThrow(/Connect timeout must be at least 1 s/);
+    await expect(call('getSettings', [])).resolves.toMatchObject({ timeouts });
   });
 
   it('saves provider settings (trimmed) and reflects them in provider status', async () => {
@@ -213,6 +230,7 @@ describe('settings handlers', () => {
       ],
       setMode: ['read-only'],
       setNetwork: ['off'],
+      setProviderTimeouts: [{ connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 }],
     };
     // Every method that reads state, with the key stored (runs, key edits and deletions aside).
     const skip = new Set<TandemInvokeMethod>([
@@ -237,6 +255,14 @@ describe('settings handlers', () => {
       'revertFiles',
       'deleteRule',
       'revokeGrant',
+      // MCP edits (getMcpOverview, which reads, is called).
+      'addMcpServers',
+      'removeMcpServer',
+      'setMcpServerChoices',
+      'acceptProjectMcp',
+      'revokeProjectMcp',
+      'restartMcpServer',
+      'allowMcpServer',
     ]);
     for (const method of TANDEM_INVOKE_METHODS) {
       if (skip.has(method)) continue;

@@ -1,6 +1,7 @@
 // Provider settings: base URL, model, preset, the write-only API key, the model list and the
 // connection test. No method returns the key; every result is built field by field.
 import type { ProviderStatus, SettingsInfo } from '../../shared/api';
+import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
 import { listModels, testConnection, type ProbeOptions } from '../agent/provider-probe';
 import { clearApiKey, loadProviderConfig, storeApiKey } from '../store/provider-config';
 import type { SettingsStore } from '../store/provider-settings';
@@ -19,6 +20,7 @@ export type SettingsHandlers = Pick<
   | 'setProviderSettings'
   | 'setApiKey'
   | 'clearApiKey'
+  | 'setProviderTimeouts'
   | 'listModels'
   | 'testConnection'
 > & {
@@ -50,6 +52,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
       needsApiKey: config.needsApiKey,
       keyHeldFor: config.keyHeldFor,
       keyStorage: { persistent: storage.persistent === true, note: String(storage.note) },
+      timeouts: config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS,
     };
   }
 
@@ -64,7 +67,14 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
           model: input.model,
           presetId: input.presetId,
           ...(stored.keyOrigin !== undefined ? { keyOrigin: stored.keyOrigin } : {}),
+          ...(stored.timeouts !== undefined ? { timeouts: stored.timeouts } : {}),
         });
+        return info();
+      }),
+    setProviderTimeouts: (timeouts) =>
+      exclusive(async () => {
+        const stored = await deps.settings.load();
+        await deps.settings.save({ ...stored, timeouts });
         return info();
       }),
     setApiKey: (key) =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionsInfo, SettingsInfo, TandemInvokeMethod } from '../../shared/api';
+import type { McpOverview } from '../../shared/mcp-types';
 import type { TandemHandlers } from './handler-types';
 import { IpcValidationError, createValidatedDispatcher } from './validated-handlers';
 
@@ -11,6 +12,7 @@ const settingsInfo: SettingsInfo = {
   needsApiKey: true,
   keyHeldFor: null,
   keyStorage: { persistent: false, note: '' },
+  timeouts: { connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 },
 };
 const permissionsInfo: PermissionsInfo = {
   folder: '/x',
@@ -20,6 +22,8 @@ const permissionsInfo: PermissionsInfo = {
   rules: [],
   grants: [],
 };
+
+const mcpOverview: McpOverview = { servers: [], project: { kind: 'none' }, problems: [] };
 
 /** Handlers that record what reached them, so a test can prove bad input never did. */
 function recordingHandlers(): {
@@ -80,6 +84,7 @@ function recordingHandlers(): {
     setProviderSettings: record('setProviderSettings', settingsInfo),
     setApiKey: record('setApiKey', settingsInfo),
     clearApiKey: record('clearApiKey', settingsInfo),
+    setProviderTimeouts: record('setProviderTimeouts', settingsInfo),
     listModels: record('listModels', []),
     testConnection: record('testConnection', { ok: true, message: 'ok' }),
     setMode: record('setMode', { folder: '/x', name: 'x', mode: 'ask' }),
@@ -87,6 +92,14 @@ function recordingHandlers(): {
     setNetwork: record('setNetwork', permissionsInfo),
     deleteRule: record('deleteRule', permissionsInfo),
     revokeGrant: record('revokeGrant', permissionsInfo),
+    getMcpOverview: record('getMcpOverview', mcpOverview),
+    addMcpServers: record('addMcpServers', mcpOverview),
+    removeMcpServer: record('removeMcpServer', mcpOverview),
+    setMcpServerChoices: record('setMcpServerChoices', mcpOverview),
+    acceptProjectMcp: record('acceptProjectMcp', mcpOverview),
+    revokeProjectMcp: record('revokeProjectMcp', mcpOverview),
+    restartMcpServer: record('restartMcpServer', mcpOverview),
+    allowMcpServer: record('allowMcpServer', mcpOverview),
   };
   return { handlers, calls };
 }
@@ -100,11 +113,14 @@ describe('createValidatedDispatcher', () => {
     const widened = { kind: 'allow-always', widen: [['npm', 'test']] };
     await dispatch('answerApproval', ['req-2', 'hash', widened]);
     await expect(dispatch('sendTerminalInput', ['call-1', 'y'.repeat(4096)])).resolves.toBe(true);
+    const choices = { trusted: true, projectAccess: 'read-write', network: false };
+    await dispatch('setMcpServerChoices', ['project', 'fs-1_a', choices]);
     expect(calls).toEqual([
       ['ping', ['hello']],
       ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
       ['answerApproval', ['req-2', 'hash', widened]],
       ['sendTerminalInput', ['call-1', 'y'.repeat(4096)]],
+      ['setMcpServerChoices', ['project', 'fs-1_a', choices]],
     ]);
   });
 
@@ -193,6 +209,40 @@ describe('createValidatedDispatcher', () => {
       'answerEdited',
       ['r', 'h', { kind: 'command', command: 'ls', path: '/' }],
       /argument 3/,
+    ],
+    // MCP: server names are the plain names tool names are built from; choices are a closed set.
+    ['a server name with "__"', 'removeMcpServer', ['a__b'], /argument 1/],
+    ['a server name with a slash', 'restartMcpServer', ['../x'], /argument 1/],
+    [
+      'choices with an extra field',
+      'setMcpServerChoices',
+      [
+        'app',
+        'db',
+        { trusted: true, projectAccess: 'read-only', network: false, autoApprove: true },
+      ],
+      /argument 3/,
+    ],
+    [
+      'an unknown source',
+      'setMcpServerChoices',
+      ['file', 'db', { trusted: true, projectAccess: 'read-only', network: false }],
+      /argument 1/,
+    ],
+    ['a project hash that is not sha256', 'acceptProjectMcp', ['abc'], /argument 1/],
+    ['an unknown allow scope', 'allowMcpServer', ['db', 'forever'], /argument 2/],
+    ['servers text over 256 KB', 'addMcpServers', ['x'.repeat(256 * 1024 + 1)], /argument 1/],
+    [
+      'an idle timeout past 300 s',
+      'setProviderTimeouts',
+      [{ connectSeconds: 60, idleSeconds: 301, requestSeconds: 1200 }],
+      /Idle timeout must be at most 300 s/,
+    ],
+    [
+      'a fractional timeout',
+      'setProviderTimeouts',
+      [{ connectSeconds: 0.5, idleSeconds: 120, requestSeconds: 1200 }],
+      /Connect timeout must be a whole number of seconds/,
     ],
     ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
     ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],

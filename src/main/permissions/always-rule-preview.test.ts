@@ -110,7 +110,32 @@ describe('loadEarlierCalls', () => {
       JSON.stringify({ kind: 'event', at: 1, event }),
     );
     await writeFile(join(sessions, 's.jsonl'), `${lines.join('\n')}\n`);
-    expect(await loadEarlierCalls(join(dir, 'data'), folder, 'q2')).toEqual([shell('make')]);
-    expect(await loadEarlierCalls(join(dir, 'data'), folder)).toHaveLength(2);
+    const earlier = JSON.stringify({ kind: 'event', at: 0, event: asked('q0', 'make') });
+    await writeFile(join(sessions, 'r.jsonl'), `${earlier}\n`);
+    // The pending request's session is "this session"; the other is the project's history.
+    expect(await loadEarlierCalls(join(dir, 'data'), folder, 'q2')).toEqual([
+      shell('make'),
+      { ...shell('make'), thisSession: true },
+    ]);
+    expect(await loadEarlierCalls(join(dir, 'data'), folder)).toEqual([
+      shell('make'),
+      shell('make'),
+      shell('rm build'),
+    ]);
+  });
+
+  it('says which earlier calls were in this session (the same command allowed once just now)', async () => {
+    const here = { ...shell('npm test'), thisSession: true };
+    const rule = [exactRule(['npm', 'test'])];
+    const summary = async (calls: EarlierCall[]): Promise<string> =>
+      (await previewAlwaysChoices(rule, calls, dir, realPolicyDeps)).summary;
+    expect(await summary([here])).toBe(
+      '`npm test` exactly would have run 1 earlier call (in this session) without asking, e.g. `npm test`',
+    );
+    expect(await summary([here, here])).toMatch(/2 earlier calls \(all in this session\)/);
+    expect(await summary([shell('npm test'), here])).toMatch(
+      /2 earlier calls \(1 in this session\) without asking/,
+    );
+    expect(await summary([shell('npm test')])).toMatch(/1 earlier call without asking/);
   });
 });

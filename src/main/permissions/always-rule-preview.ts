@@ -2,6 +2,7 @@
 // and each widening (`npm test *`), what each accepts in words, and which earlier calls of this
 // project each would have run without asking. Shared by the window and the CLI.
 import type { AlwaysRuleChoice, AlwaysRulePreview } from '../../shared/api';
+import type { RunEvent } from '../../shared/events';
 import { sessionsDir } from '../store/transcript';
 import {
   describeAccepted,
@@ -10,22 +11,30 @@ import {
   type PermissionRule,
 } from './permission-rule';
 import type { PolicyDeps } from './policy-deps';
-import { earlierCallsFromEvents, loadProjectEvents, previewRules } from './rule-preview';
+import { earlierCallsFromEvents, loadProjectTranscripts, previewRules } from './rule-preview';
 import type { EarlierCall } from './rule-preview';
 import { wideningChoices } from './rule-widening';
 
 export const NOTHING_TO_STORE =
   'No rule can be stored for this call: it will be asked again next time.';
 
-/** Earlier calls of this project, from its transcripts; the pending request is not one. */
+/**
+ * Earlier calls of this project, from its transcripts; the pending request is not one. Calls of
+ * the session that holds the pending request are marked as this session's.
+ */
 export async function loadEarlierCalls(
   dataDir: string,
   folder: string,
   pendingRequestId?: string,
 ): Promise<EarlierCall[]> {
-  const events = await loadProjectEvents(sessionsDir(dataDir, folder));
-  return earlierCallsFromEvents(
-    events.filter((e) => e.type !== 'approval-requested' || e.requestId !== pendingRequestId),
+  const pending = (e: RunEvent): boolean =>
+    e.type === 'approval-requested' && e.requestId === pendingRequestId;
+  const transcripts = await loadProjectTranscripts(sessionsDir(dataDir, folder));
+  return transcripts.flatMap((events) =>
+    earlierCallsFromEvents(
+      events.filter((e) => !pending(e)),
+      pendingRequestId !== undefined && events.some(pending),
+    ),
   );
 }
 

@@ -1,5 +1,6 @@
 // A session's approvals, read back from its events: who was asked what, and how they answered.
 import type { ApprovalRequestedEvent, RunEvent } from '../../shared/events';
+import { runEventSchema } from '../../shared/run-event-schema';
 import type { ApprovalAnswer } from '../../shared/tool-types';
 import type { AnsweredBy } from './approval-broker';
 
@@ -41,20 +42,18 @@ export function eventsFromTranscript(text: string): RunEvent[] {
   const events: RunEvent[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
+    let entry: unknown;
     try {
-      const entry = JSON.parse(line) as { kind?: unknown; event?: unknown };
-      if (entry.kind === 'event' && isEventLike(entry.event)) events.push(entry.event);
+      entry = JSON.parse(line);
     } catch {
-      // A crash may leave the last line half-written; the rest of the transcript still counts.
+      continue; // A crash may leave the last line half-written; the rest still counts.
     }
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { kind, event } = entry as { kind?: unknown; event?: unknown };
+    if (kind !== 'event') continue;
+    // A damaged event is skipped like a torn line: checked against the schema, never trusted.
+    const parsed = runEventSchema.safeParse(event);
+    if (parsed.success) events.push(parsed.data);
   }
   return events;
-}
-
-function isEventLike(value: unknown): value is RunEvent {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { type?: unknown }).type === 'string'
-  );
 }

@@ -2,6 +2,7 @@
 // edits and writes, the target file's content as previewed. Any change means asking again.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { nestsDeeperThan } from '../../shared/safe-json';
 
 export interface ApprovalSubject {
   readonly toolName: string;
@@ -33,8 +34,17 @@ export async function snapshotFile(absPath: string): Promise<string | null> {
   }
 }
 
+/**
+ * Deeper than the registry lets arguments through (64). A fingerprint must cover every byte, so
+ * a deeper value is refused (the gate turns the throw into a refusal), never cut to fit.
+ */
+export const MAX_HASHED_DEPTH = 100;
+
 /** JSON with object keys sorted, so equal values hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
+  if (nestsDeeperThan(value, MAX_HASHED_DEPTH)) {
+    throw new Error(`the arguments nest deeper than ${MAX_HASHED_DEPTH} levels`);
+  }
   return JSON.stringify(sortKeys(value)) ?? 'undefined';
 }
 

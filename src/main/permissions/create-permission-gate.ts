@@ -26,6 +26,7 @@ import { withRule, type PermissionsStore } from './project-permissions-store';
 import { editProblem, withEdit } from './call-edit';
 import { allowedAt, editedAllowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
+import { safeJsonStringify } from '../../shared/safe-json';
 
 export interface PermissionGateOptions {
   readonly store: PermissionsStore;
@@ -84,6 +85,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         grants: options.grants.active(ctx.folder, ctx.sessionId),
         sandbox,
         ...(taintJudged !== undefined ? { taintedBy: taintJudged } : {}),
+        ...(tool.mcp ? { mcp: tool.mcp } : {}),
+        ...(ctx.services.dataFolders ? { dataFolders: ctx.services.dataFolders } : {}),
       },
       deps,
     );
@@ -366,7 +369,7 @@ async function previewFor(
 }
 
 function show(args: unknown): string {
-  return JSON.stringify(args, null, 2) ?? String(args);
+  return safeJsonStringify(args, { space: 2 });
 }
 
 function deniedVerdict(outcome: ApprovalOutcome): GateVerdict {

@@ -60,6 +60,20 @@ export class GrantBook {
     return result;
   }
 
+  /** Every grant of this folder, whatever its session (expired ones are dropped on the way). */
+  ofFolder(folder: string): readonly Grant[] {
+    const now = this.clock();
+    const result: Grant[] = [];
+    for (const grant of [...this.grants.values()]) {
+      if (grant.scope.kind === 'until' && grant.scope.expiresAt <= now) {
+        this.grants.delete(grant.id);
+      } else if (grant.folder === folder) {
+        result.push(grant);
+      }
+    }
+    return result;
+  }
+
   markUsed(id: string): void {
     const grant = this.grants.get(id);
     if (grant) this.grants.set(id, { ...grant, lastUsedAt: this.clock() });

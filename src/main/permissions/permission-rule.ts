@@ -1,5 +1,5 @@
 // What a rule or a grant allows: a command's parsed words (matched word by word against each
-// sub-command, never as a raw substring), or a whole tool by name. A command rule matches its
+// sub-command, never as a raw substring), a whole tool by name, or every tool of one MCP server. A command rule matches its
 // words EXACTLY unless the person widened it to a prefix in the rule preview (`npm test *`);
 // which widenings are allowed at all is decided in ./rule-widening.ts.
 import type { CommandPart } from '../../shared/tool-types';
@@ -15,7 +15,14 @@ export type PermissionRule =
       readonly argv: readonly string[];
       readonly match: CommandMatch;
     }
-  | { readonly kind: 'tool'; readonly tool: string };
+  /** `definition`: for an MCP tool, the server definition it was allowed for (see below). */
+  | { readonly kind: 'tool'; readonly tool: string; readonly definition?: string }
+  /**
+   * Every tool of the MCP server of this name (`mcp__<server>__*`), as the registry names them,
+   * while the server runs the definition (command, args, env, cwd / url, headers; its hash) the
+   * person allowed: a changed `.mcp.json` may put another program under the same name.
+   */
+  | { readonly kind: 'mcp-server'; readonly server: string; readonly definition?: string };
 
 export type CommandRule = Extract<PermissionRule, { kind: 'command' }>;
 
@@ -62,8 +69,34 @@ export function ruleMatchesTool(rule: PermissionRule, toolName: string): boolean
   return rule.kind === 'tool' && rule.tool === toolName;
 }
 
+/** The MCP server a call comes from: its name and the hash of the definition that runs. */
+export interface McpCallServer {
+  readonly server: string;
+  readonly definition: string;
+}
+
+/**
+ * A tool rule for this MCP tool, or a server rule for its server, made for the definition that
+ * runs now. A rule without a definition (stored before they were kept) covers no MCP call: it
+ * cannot tell the program it was given for from another one under the same name.
+ */
+export function ruleCoversCall(
+  rule: PermissionRule,
+  toolName: string,
+  origin: McpCallServer,
+): boolean {
+  if (rule.kind === 'command' || rule.definition !== origin.definition) return false;
+  if (rule.kind === 'mcp-server') return rule.server === origin.server;
+  return rule.tool === toolName;
+}
+
 export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
-  if (a.kind === 'tool') return b.kind === 'tool' && a.tool === b.tool;
+  if (a.kind === 'tool') {
+    return b.kind === 'tool' && a.tool === b.tool && a.definition === b.definition;
+  }
+  if (a.kind === 'mcp-server') {
+    return b.kind === 'mcp-server' && a.server === b.server && a.definition === b.definition;
+  }
   return (
     b.kind === 'command' &&
     a.match === b.match &&
@@ -74,7 +107,18 @@ export function sameRule(a: PermissionRule, b: PermissionRule): boolean {
 
 /** A stable key for maps and ids: kind, match and words. */
 export function ruleKey(rule: PermissionRule): readonly string[] {
-  return rule.kind === 'command' ? ['command', rule.match, ...rule.argv] : ['tool', rule.tool];
+  switch (rule.kind) {
+    case 'command':
+      return ['command', rule.match, ...rule.argv];
+    case 'tool':
+      return ['tool', rule.tool, ...(rule.definition !== undefined ? [rule.definition] : [])];
+    case 'mcp-server':
+      return [
+        'mcp-server',
+        rule.server,
+        ...(rule.definition !== undefined ? [rule.definition] : []),
+      ];
+  }
 }
 
 /** The rule as a pattern: `rm build` (exact) or `npm test *` (widened). `*` is never a word. */
@@ -89,6 +133,7 @@ export function rulePattern(rule: CommandRule): string {
  */
 export function describeRule(rule: PermissionRule): string {
   if (rule.kind === 'tool') return `tool \`${rule.tool}\``;
+  if (rule.kind === 'mcp-server') return `every tool of the MCP server \`${rule.server}\``;
   const words = showWords(rule.argv);
   return rule.match === 'exact'
     ? `${words} exactly`
@@ -98,6 +143,9 @@ export function describeRule(rule: PermissionRule): string {
 /** Which commands a rule accepts, in a sentence for the rule preview. */
 export function describeAccepted(rule: PermissionRule): string {
   if (rule.kind === 'tool') return `accepts every call of the tool \`${rule.tool}\``;
+  if (rule.kind === 'mcp-server') {
+    return `accepts every call of every tool the MCP server \`${rule.server}\` offers, now or later`;
+  }
   const words = showWords(rule.argv);
   return rule.match === 'exact'
     ? `accepts only ${words}: the same words in the same order, nothing added or left out`

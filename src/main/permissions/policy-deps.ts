@@ -9,7 +9,16 @@ export type GuardView =
   | { readonly ok: false; readonly reason: string };
 
 export interface PolicyDeps {
-  classifyCommand(command: string, folder: string): Promise<CommandClassificationView>;
-  guardPath(folder: string, requested: string, access: 'read' | 'write'): Promise<GuardView>;
+  classifyCommand(
+    command: string,
+    folder: string,
+    options?: { readonly untouchable?: readonly string[] },
+  ): Promise<CommandClassificationView>;
+  guardPath(
+    folder: string,
+    requested: string,
+    access: 'read' | 'write',
+    options?: { readonly untouchable?: readonly string[] },
+  ): Promise<GuardView>;
   isInsideGitDir(relative: string): boolean;
 }

@@ -182,6 +182,11 @@ describe('rules match per parsed sub-command', () => {
     { command: 'rm build; rm src', rules: [RM_BUILD], expected: 'ask' },
     { command: 'rm build src a.txt', rules: [RM_BUILD_WIDE], expected: 'run' },
     { command: 'rm build ../outside', rules: [RM_BUILD_WIDE], expected: 'ask' },
+    // A rule speaks for its words run in the project folder: after a `cd`, `npm test` runs
+    // another package's script (vendor/evil/package.json) than the one the person allowed.
+    { command: 'cd vendor/evil && npm test', rules: [NPM_TEST_EXACT], expected: 'ask' },
+    { command: 'cd vendor/evil; npm test', rules: [NPM_TEST], expected: 'ask' },
+    { command: 'npm test && cd vendor/evil', rules: [NPM_TEST_EXACT], expected: 'run' },
   ];
   it.each(cases)(
     '$command with $rules.length rule(s) → $expected',

@@ -8,12 +8,14 @@ import type {
   SandboxState,
   ToolEffect,
 } from '../../shared/tool-types';
-import type { RunBasis, ToolTarget } from '../tools/tool';
+import type { McpOrigin, RunBasis, ToolTarget } from '../tools/tool';
 import { coverClassification, suspendedReasons, uncoveredReasons } from './command-coverage';
 import type { Grant } from './grant-book';
-import { effectiveMode, readOnlyRefusal } from './modes';
+import { decideMcp } from './mcp-policy';
+import { effectiveMode } from './modes';
 import { exactRule, ruleMatchesTool, type PermissionRule } from './permission-rule';
 import type { PolicyDeps } from './policy-deps';
+import { ask, isTaintPaused, refuse, refuseReadOnly, run, type Verdict } from './policy-verdict';
 import type { NetworkSetting } from './project-permissions-store';
 import {
   PROVENANCE_AUTO_EDIT,
@@ -38,6 +40,13 @@ export interface PolicyInput {
   readonly sandbox: SandboxState;
   /** Set once the run has taken in network or MCP content: exec and network grants pause. */
   readonly taintedBy?: string;
+  /** The server an MCP tool comes from, and whether the person trusts it. */
+  readonly mcp?: McpOrigin;
+  /**
+   * Real paths of Tandem's own data folders: paths into them are refused, command arguments
+   * naming them ask, and with one inside the project no command runs unsandboxed unasked.
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 export interface PolicyDecision {
@@ -74,9 +83,6 @@ export async function decidePolicy(input: PolicyInput, deps: PolicyDeps): Promis
   return { ...decision, mode: effective.mode, reasons: [...notes, ...decision.reasons] };
 }
 
-type Verdict = Omit<PolicyDecision, 'mode' | 'grantable' | 'usedRules' | 'usedGrants'> &
-  Partial<Pick<PolicyDecision, 'grantable' | 'usedRules' | 'usedGrants'>>;
-
 async function decideInMode(
   input: PolicyInput,
   mode: PermissionMode,
@@ -96,7 +102,9 @@ async function decideTarget(
   mode: PermissionMode,
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  // MCP servers run outside our sandbox and declare their own effects: they always need a yes.
+  // An MCP tool is judged by its server: trusted or not, sandboxed or not, its rules and grants.
+  if (input.mcp) return decideMcp(input, mode, input.mcp);
+  // A tool named like one without its server's word: nothing it declares is believed.
   if (isMcpToolName(input.toolName)) return decideByTool(input, mode, 'an MCP tool');
   const { target } = input;
   switch (target.kind) {
@@ -122,7 +130,9 @@ async function decidePath(
   access: 'read' | 'write',
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const guard = await deps.guardPath(input.folder, requested, access);
+  const guard = await deps.guardPath(input.folder, requested, access, {
+    untouchable: input.dataFolders ?? [],
+  });
   if (!guard.ok) {
     return refuse([guard.reason], `${input.toolName} was refused: ${guard.reason}`);
   }
@@ -172,8 +182,19 @@ async function decideCommand(
   command: string,
   deps: PolicyDeps,
 ): Promise<Verdict> {
-  const verdict = await deps.classifyCommand(command, input.folder);
+  const verdict = await deps.classifyCommand(command, input.folder, {
+    untouchable: input.dataFolders ?? [],
+  });
   const judged = { parts: verdict.parts, command: verdict };
+  const exposed = exposedDataFolder(input);
+  if (exposed !== undefined) {
+    // Without a sandbox to hide it, even `grep -r x .` would read Tandem's data in the project.
+    const why = `Tandem's own data folder (${exposed}) is inside the project and commands are not sandboxed here`;
+    if (mode === 'read-only') {
+      return { ...refuse([why], `The command \`${command}\` was not run: ${why}.`), ...judged };
+    }
+    return { ...ask([`${why}, so every command asks`], []), ...judged };
+  }
   if (verdict.safe) {
     return {
       ...run(['every part is a read-only command'], PROVENANCE_READ_ONLY, 'read-only'),
@@ -221,6 +242,13 @@ async function decideCommand(
     ),
     ...judged,
   };
+}
+
+/** A data folder inside the project that no sandbox hides from commands, if there is one. */
+function exposedDataFolder(input: PolicyInput): string | undefined {
+  if (input.sandbox.available) return undefined;
+  const root = input.folder.endsWith('/') ? input.folder : `${input.folder}/`;
+  return (input.dataFolders ?? []).find((dir) => dir === input.folder || dir.startsWith(root));
 }
 
 function decideNetwork(input: PolicyInput, mode: PermissionMode, what: string): Verdict {
@@ -284,26 +312,6 @@ function decideByTool(input: PolicyInput, mode: PermissionMode, what: string): V
 
 function toolEffectForTaint(input: PolicyInput): ToolEffect {
   return isMcpToolName(input.toolName) ? 'exec' : input.effect;
-}
-
-function isTaintPaused(effect: ToolEffect, taintedBy: string | undefined): boolean {
-  return taintedBy !== undefined && (effect === 'exec' || effect === 'network');
-}
-
-function run(reasons: readonly string[], provenance: string, basis: RunBasis): Verdict {
-  return { decision: 'run', reasons, provenance, basis };
-}
-
-function ask(reasons: readonly string[], grantable: readonly PermissionRule[]): Verdict {
-  return { decision: 'ask', reasons, grantable };
-}
-
-function refuse(reasons: readonly string[], refusal: string): Verdict {
-  return { decision: 'refuse', reasons, refusal };
-}
-
-function refuseReadOnly(what: string): Verdict {
-  return refuse(['read-only mode: only reads run'], readOnlyRefusal(what));
 }
 
 function dedupe(prefixes: readonly (readonly string[])[]): (readonly string[])[] {

@@ -23,6 +23,18 @@ afterEach(async () => {
 });
 
 describe('JsonFilePermissionsStore', () => {
+  it('keeps a rule for every tool of one MCP server, and refuses a server name that is not one', async () => {
+    const store = new JsonFilePermissionsStore(dataDir);
+    const rule = { kind: 'mcp-server', server: 'db' } as const;
+    await store.save(folder, withRule(DEFAULT_PERMISSIONS, rule, 7));
+    expect((await store.load(folder)).rules).toEqual([{ rule, createdAt: 7 }]);
+    const file = store.fileFor(folder);
+    const raw = JSON.parse(await readFile(file, 'utf8'));
+    raw.rules[0].rule.server = 'db__x';
+    await writeFile(file, JSON.stringify(raw));
+    await expect(store.load(folder)).rejects.toThrow(/not a valid permissions file at rules\.0/);
+  });
+
   it('starts from the defaults when nothing is stored', async () => {
     expect(await new JsonFilePermissionsStore(dataDir).load(folder)).toEqual(DEFAULT_PERMISSIONS);
   });

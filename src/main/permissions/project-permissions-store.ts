@@ -1,9 +1,10 @@
 // Mode, network setting and "always" rules of one project, persisted with a schema and a version.
 // The CLI keeps them in <dataDir>/projects/<key>/permissions.json; the app will put the same
 // value in electron-store behind the same interface.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { SERVER_NAME, SERVER_NAME_MAX } from '../../shared/mcp-types';
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/tool-types';
 import { projectDataDir } from '../store/data-dir';
 import {
@@ -15,6 +16,7 @@ import {
 } from './permission-rule';
 import { checkWidening } from './rule-widening';
 import { showWords } from './shown-words';
+import { writePrivateFileAtomic } from '../store/private-files';
 
 /**
  * 2: command rules store `argv` and `match` ('exact' or 'prefix'). Version 1 stored `prefix`,
@@ -51,6 +53,12 @@ const commandWords = z
   .min(1)
   .refine((argv) => argv[0] !== '', 'the program must not be empty');
 
+/** The MCP server definition a rule was made for (absent in rules stored before they were kept). */
+const definitionHash = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .optional();
+
 const ruleSchema = z.discriminatedUnion('kind', [
   z
     .object({
@@ -59,7 +67,16 @@ const ruleSchema = z.discriminatedUnion('kind', [
       match: z.enum(['exact', 'prefix']),
     })
     .strict(),
-  z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
+  z
+    .object({ kind: z.literal('tool'), tool: z.string().min(1), definition: definitionHash })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('mcp-server'),
+      server: z.string().regex(SERVER_NAME).max(SERVER_NAME_MAX),
+      definition: definitionHash,
+    })
+    .strict(),
 ]);
 
 const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
@@ -164,8 +181,6 @@ function withinLimits(stored: StoredRule): StoredRule {
   };
 }
 
-let tempCounter = 0;
-
 export class JsonFilePermissionsStore implements PermissionsStore {
   constructor(private readonly dataDir: string) {}
 
@@ -196,11 +211,8 @@ export class JsonFilePermissionsStore implements PermissionsStore {
   async save(folder: string, permissions: ProjectPermissions): Promise<void> {
     const value = projectPermissionsSchema.parse(permissions);
     const file = this.fileFor(folder);
-    await mkdir(dirname(file), { recursive: true });
-    // Write beside, then rename: a crash leaves the old file or the new one, never half of one.
-    const temp = `${file}.${process.pid}.${++tempCounter}.tmp`;
-    await writeFile(temp, JSON.stringify(value, null, 2) + '\n', 'utf8');
-    await rename(temp, file);
+    // Written beside, then renamed (a crash leaves the old file or the new one), 0600.
+    await writePrivateFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
   }
 }
 

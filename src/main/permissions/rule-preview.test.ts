@@ -79,6 +79,19 @@ describe('listApprovals', () => {
     ];
     expect(listApprovals(eventsFromTranscript(lines.join('\n')))).toHaveLength(1);
   });
+
+  it('skips damaged lines and events that do not fit the schema', () => {
+    const lines = [
+      'null',
+      '[null]',
+      JSON.stringify({ kind: 'event', at: 1, event: null }),
+      JSON.stringify({ kind: 'event', at: 2, event: { ...asked(9, 'shell', 'ls'), name: 5 } }),
+      JSON.stringify({ kind: 'event', at: 3, event: { type: 'approval-requested' } }),
+      JSON.stringify({ kind: 'event', at: 4, event: asked(1, 'shell', 'npm test') }),
+    ];
+    const approvals = listApprovals(eventsFromTranscript(lines.join('\n')));
+    expect(approvals.map((a) => a.requestId)).toEqual(['q1']);
+  });
 });
 
 describe('previewRule', () => {

@@ -12,6 +12,11 @@ import type { PolicyDeps } from './policy-deps';
 export interface EarlierCall {
   readonly name: string;
   readonly command?: string;
+  /**
+   * True for a call of the session now asking (say, the same command allowed once a minute ago),
+   * so the preview can say so instead of implying the project's history before it.
+   */
+  readonly thisSession?: boolean;
 }
 
 export interface RulePreview {
@@ -21,15 +26,18 @@ export interface RulePreview {
   readonly summary: string;
 }
 
-export function earlierCallsFromEvents(events: readonly RunEvent[]): EarlierCall[] {
+export function earlierCallsFromEvents(
+  events: readonly RunEvent[],
+  thisSession = false,
+): EarlierCall[] {
   const calls: EarlierCall[] = [];
   for (const event of events) {
     if (event.type !== 'approval-requested') continue;
-    calls.push(
-      event.preview.kind === 'command'
-        ? { name: event.name, command: event.preview.command }
-        : { name: event.name },
-    );
+    calls.push({
+      name: event.name,
+      ...(event.preview.kind === 'command' ? { command: event.preview.command } : {}),
+      ...(thisSession ? { thisSession } : {}),
+    });
   }
   return calls;
 }
@@ -57,25 +65,37 @@ export async function previewRules(
   deps: PolicyDeps,
   maxExamples = 3,
 ): Promise<RulePreview[]> {
-  const tallies = rules.map(() => ({ matched: 0, examples: [] as string[] }));
+  const tallies = rules.map(() => ({ matched: 0, inSession: 0, examples: [] as string[] }));
   for (const call of calls) {
     const runs = await runsFor(call, folder, deps);
     rules.forEach((rule, i) => {
       const tally = tallies[i];
       if (!tally || !runs(rule)) return;
       tally.matched++;
+      if (call.thisSession) tally.inSession++;
       if (tally.examples.length < maxExamples) tally.examples.push(call.command ?? call.name);
     });
   }
   return rules.map((rule, i) => {
-    const { matched, examples } = tallies[i] ?? { matched: 0, examples: [] };
+    const { matched, inSession, examples } = tallies[i] ?? {
+      matched: 0,
+      inSession: 0,
+      examples: [],
+    };
     const shown = examples.map((e) => `\`${e}\``).join(', ');
     const summary =
       matched === 0
         ? `${describeRule(rule)} would not have run any earlier call of this project without asking`
-        : `${describeRule(rule)} would have run ${matched} earlier call${matched === 1 ? '' : 's'} without asking, e.g. ${shown}`;
+        : `${describeRule(rule)} would have run ${matched} earlier call${matched === 1 ? '' : 's'}${where(matched, inSession)} without asking, e.g. ${shown}`;
     return { rule: describeRule(rule), matched, examples, summary };
   });
+}
+
+/** Where the earlier calls were, when some were in the session now asking. */
+function where(matched: number, inSession: number): string {
+  if (inSession === 0) return '';
+  if (inSession === matched) return matched === 1 ? ' (in this session)' : ' (all in this session)';
+  return ` (${inSession} in this session)`;
 }
 
 /** Whether a rule alone would have run this earlier call without asking. */
@@ -97,11 +117,16 @@ async function runsFor(
 
 /** Every event of every transcript (`*.jsonl`) under a project's data folder. */
 export async function loadProjectEvents(projectDir: string): Promise<RunEvent[]> {
-  const events: RunEvent[] = [];
+  return (await loadProjectTranscripts(projectDir)).flat();
+}
+
+/** The events of each transcript under a project's data folder, one list per file. */
+export async function loadProjectTranscripts(projectDir: string): Promise<RunEvent[][]> {
+  const transcripts: RunEvent[][] = [];
   for (const file of await transcriptFiles(projectDir)) {
-    events.push(...eventsFromTranscript(await readFile(file, 'utf8')));
+    transcripts.push(eventsFromTranscript(await readFile(file, 'utf8')));
   }
-  return events;
+  return transcripts;
 }
 
 async function transcriptFiles(dir: string): Promise<string[]> {

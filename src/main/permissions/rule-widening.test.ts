@@ -52,6 +52,11 @@ describe('checkWidening: which prefixes may become `prefix *`', () => {
     { prefix: ['make', 'build'], ok: false, reason: /`--eval`/ },
     { prefix: ['sed', '-i'], ok: false, reason: /never widened/ },
     { prefix: ['tar', '-xf'], ok: false, reason: /--to-command/ },
+    // `sort -o out *` would accept `--compress-program=./evil.sh`; `rg x *` `--pre=./evil.sh`.
+    { prefix: ['sort', '-o'], ok: false, reason: /--compress-program/ },
+    { prefix: ['rg', 'alpha'], ok: false, reason: /--pre/ },
+    { prefix: ['busybox', 'sh'], ok: false, reason: /never widened/ },
+    { prefix: ['flock', 'lock'], ok: false, reason: /never widened/ },
   ];
   it.each(cases)('$prefix → $ok', ({ prefix, ok, reason }) => {
     const check = checkWidening(prefix);

@@ -88,6 +88,29 @@ const EXACT_ONLY: Readonly<Record<string, string>> = {
   emacs: 'runs any code given in `--eval`',
   less: 'runs programs named in `LESSOPEN` or typed after `!`',
   man: 'runs any program named by `-P`',
+  // Tandem's own read-only list (safe-commands.ts) names these options as running programs.
+  sort: 'runs any program named by `--compress-program`',
+  rg: 'runs any program named by `--pre` or `--hostname-bin`',
+  // Programs whose words are another command to run, as with `env` and `timeout` above.
+  busybox: 'runs whatever applet or shell its words name',
+  flock: 'runs whatever command its words name',
+  unshare: 'runs whatever command its words name',
+  nsenter: 'runs whatever command its words name',
+  taskset: 'runs whatever command its words name',
+  chrt: 'runs whatever command its words name',
+  'systemd-run': 'runs whatever command its words name',
+  runuser: 'runs whatever command its words name, as another user',
+  pkexec: 'runs whatever command its words name, as another user',
+  strace: 'runs whatever command its words name',
+  ltrace: 'runs whatever command its words name',
+  gdb: 'runs any command given in `-ex`',
+  valgrind: 'runs whatever command its words name',
+  screen: 'runs whatever command its words name',
+  tmux: 'runs whatever command its words name',
+  at: 'runs whatever command it is given, later',
+  batch: 'runs whatever command it is given, later',
+  crontab: 'installs commands that run later, on their own',
+  socat: 'runs any program named in an `EXEC:` or `SYSTEM:` address',
 };
 
 /** Interpreters and shells: a widening must name the script right after the program. */

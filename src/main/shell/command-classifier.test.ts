@@ -152,7 +152,8 @@ describe('classifyCommand', () => {
       await symlink('/etc/passwd', path.join(folder, '5'));
       const table: readonly Case[] = [
         ['cat < 5', false, ['reads outside the project folder: < 5']],
-        ['wc -l 0< 5', false, ['reads outside the project folder']],
+        // bash reads `0<` as descriptor 0 where tree-sitter sees a word `0`: that alone asks.
+        ['wc -l 0< 5', false, ['a number right before a redirection']],
         ['diff sub other', false, ['reads the files inside a folder, following any link there']],
         ['diff a sub', false, ['diff sub']],
         ['diff --from-file=sub a', false, ['diff --from-file=sub']],
@@ -239,16 +240,31 @@ describe('classifyCommand', () => {
       expect(worktree.reasons).toContain("the repository's config runs programs (diff.x.textconv)");
       git(project, 'config', '--worktree', '--unset', 'diff.x.textconv');
       expect((await classifyCommand('git log -p', project)).safe).toBe(true);
-      // Row 9: a repository three levels down whose own config runs a clean filter.
+      // Row 9: a submodule three levels down (a gitlink in the index) whose own config runs a
+      // clean filter; git enters it from the top.
       const deep = path.join(project, 'a', 'b', 'c');
       await mkdir(deep, { recursive: true });
       git(deep, 'init', '-q');
+      await writeFile(path.join(deep, 'f.txt'), 'f');
+      git(deep, 'add', 'f.txt');
+      git(deep, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'sub');
+      const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: deep, env, encoding: 'utf8' });
+      git(project, 'update-index', '--add', '--cacheinfo', `160000,${head.trim()},a/b/c`);
+      expect((await classifyCommand('git status', project)).safe).toBe(true);
       git(deep, 'config', 'filter.y.clean', 'touch PWNED');
       for (const command of ['git status', 'git diff', 'git log -p']) {
         const result = await classifyCommand(command, project);
         expect(result.safe, command).toBe(false);
         expect(result.reasons, command).toContain(
           "a nested repository's config runs programs (a/b/c: filter.y.clean)",
+        );
+      }
+      // An untracked nested repository is not entered from the top, only when git runs in it.
+      git(project, 'update-index', '--force-remove', 'a/b/c');
+      expect((await classifyCommand('git status', project)).safe).toBe(true);
+      for (const command of ['git -C a/b/c status', 'cd a/b/c && git diff']) {
+        expect((await classifyCommand(command, project)).reasons, command).toContain(
+          "the repository's config runs programs (filter.y.clean)",
         );
       }
       expect((await classifyCommand('ls', project)).safe).toBe(true);

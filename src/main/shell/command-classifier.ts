@@ -102,7 +102,10 @@ async function judgeCommand(
       if (scope) paths.push(scope);
     }
   }
-  const coverable = argv.length > 0 && paths.length === 0 && expansion.length === 0;
+  // A rule speaks for its words run in the project folder: after `cd vendor/x`, `npm test` runs
+  // another package's script than the one the person allowed.
+  const atRoot = place.bases.length === 1 && place.bases[0] === folder;
+  const coverable = argv.length > 0 && paths.length === 0 && expansion.length === 0 && atRoot;
   return {
     judged: {
       part: part(command.text, argv, [...program, ...paths, ...expansion], coverable),
@@ -114,8 +117,12 @@ async function judgeCommand(
 }
 
 /** Parts of a command the grammar did not accept, for the card: best-effort words, judged alone. */
-function shownParts(root: SyntaxNode, folder: string): CommandPart[] {
-  const place: Place = { root: folder, bases: [folder] };
+function shownParts(
+  root: SyntaxNode,
+  start: Place,
+  partReasons: ReadonlyMap<number, readonly string[]>,
+): CommandPart[] {
+  const place = start;
   return allCommands(root).map((node) => {
     const argv: string[] = [];
     for (const child of node.namedChildren) {
@@ -124,31 +131,44 @@ function shownParts(root: SyntaxNode, folder: string): CommandPart[] {
       const word = child.type === 'command_name' ? child.firstNamedChild : child;
       if (word) argv.push(shownWord(word));
     }
-    const reasons =
-      argv[0] === 'cd'
+    const reasons = [
+      ...(argv[0] === 'cd'
         ? judgeCd(argv.slice(1), place).reasons
-        : Object.values(judgeArgv(argv, place)).flat();
+        : Object.values(judgeArgv(argv, place)).flat()),
+      ...(partReasons.get(node.startIndex) ?? []),
+    ];
     return part(node.text, argv, reasons, false);
   });
+}
+
+export interface ClassifyOptions {
+  /** Real paths of Tandem's own data folders: a path argument into one asks. */
+  readonly untouchable?: readonly string[];
 }
 
 export async function classifyCommand(
   command: string,
   folder: string,
+  options: ClassifyOptions = {},
 ): Promise<CommandClassification> {
+  const start: Place = {
+    root: folder,
+    bases: [folder],
+    ...(options.untouchable?.length ? { untouchable: options.untouchable } : {}),
+  };
   const textReasons = commandTextReasons(command);
   const tree = await parseBash(command);
   try {
     const grammar = readScript(tree.rootNode);
     if (!grammar.fits) {
-      const parts = grammar.parsed ? shownParts(tree.rootNode, folder) : [];
+      const parts = grammar.parsed ? shownParts(tree.rootNode, start, grammar.partReasons) : [];
       const structural = [...textReasons, ...grammar.reasons];
       const reasons = [...new Set([...structural, ...parts.flatMap((p) => p.reasons)])];
       return { command, parsed: grammar.parsed, safe: false, parts, reasons, structural };
     }
     const judged: JudgedPart[] = [];
     const built: BuiltItem[] = [];
-    let place: Place = { root: folder, bases: [folder] };
+    let place: Place = start;
     for (const item of grammar.items) {
       if (item.kind === 'operator') {
         built.push(item);

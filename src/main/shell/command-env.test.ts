@@ -4,7 +4,9 @@ import {
   GIT_READ_ONLY_SETTINGS,
   REFUSED_DIFF_PROGRAM,
   commandEnv,
+  forgetSecretVariables,
   withGitSettings,
+  withoutSecrets,
 } from './command-env';
 
 describe('withGitSettings', () => {
@@ -68,5 +70,47 @@ describe('commandEnv', () => {
     expect(settings.get('protocol.allow')).toBe('never');
     expect(settings.get('diff.external')).toBe(REFUSED_DIFF_PROGRAM);
     expect(settings.get('diff.Tool.command')).toBe(REFUSED_DIFF_PROGRAM);
+  });
+});
+
+describe('withoutSecrets', () => {
+  const KEY = 'sk-proj-Zx81kQw0pL3v';
+  const base = {
+    PATH: '/usr/bin',
+    OPENAI_API_KEY: 'a',
+    TANDEM_API_KEY: 'b',
+    MYKEY: KEY,
+    COPIED: `Bearer ${KEY}`,
+    SHORT: 'no-key',
+    HOME: '/home/p',
+  };
+
+  it.each([
+    [
+      'only the variables Tandem reads keys from',
+      [],
+      [],
+      ['PATH', 'MYKEY', 'COPIED', 'SHORT', 'HOME'],
+    ],
+    ['and the variable --api-key-env named', ['MYKEY'], [], ['PATH', 'COPIED', 'SHORT', 'HOME']],
+    ['and every variable holding the key', ['MYKEY'], [KEY], ['PATH', 'SHORT', 'HOME']],
+    // A local server's placeholder key is too short to look for: it would knock out PATH et al.
+    [
+      'but not a placeholder value',
+      [],
+      ['no-key', 'x'],
+      ['PATH', 'MYKEY', 'COPIED', 'SHORT', 'HOME'],
+    ],
+  ])('removes %s', (_, names, values, kept) => {
+    expect(Object.keys(withoutSecrets(base, names, values))).toEqual(kept);
+    expect(Object.keys(commandEnv(base, names, undefined, values))).toEqual(
+      expect.arrayContaining(kept),
+    );
+  });
+
+  it('forgets them from a process environment in place', () => {
+    const env: NodeJS.ProcessEnv = { ...base };
+    forgetSecretVariables(env, ['MYKEY'], [KEY]);
+    expect(env).toEqual({ PATH: '/usr/bin', SHORT: 'no-key', HOME: '/home/p' });
   });
 });

@@ -5,6 +5,46 @@
 export const TANDEM_SECRET_VARIABLES: readonly string[] = ['TANDEM_API_KEY', 'OPENAI_API_KEY'];
 
 /**
+ * Secret values are looked for only from this length on: a local server's placeholder key ("x",
+ * "no-key") would otherwise knock out harmless variables that happen to contain it.
+ */
+export const MIN_SECRET_VALUE_LENGTH = 8;
+
+/**
+ * Removes Tandem's secrets from an environment: the variables it reads keys from, the further
+ * `names` (the variable `--api-key-env` named), and any variable whose value contains one of
+ * `values` (the key itself, whatever variable it was copied into).
+ */
+export function withoutSecrets(
+  base: Readonly<Record<string, string | undefined>>,
+  names: readonly string[] = [],
+  values: readonly string[] = [],
+): Record<string, string> {
+  const drop = new Set([...TANDEM_SECRET_VARIABLES, ...names]);
+  const secrets = values.filter((value) => value.length >= MIN_SECRET_VALUE_LENGTH);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value === undefined || drop.has(name)) continue;
+    if (secrets.some((secret) => value.includes(secret))) continue;
+    env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * Deletes the secret variables from this process's own environment once the key has been read,
+ * so no child that inherits it (a git helper, a probe, an MCP server) can ever see them.
+ */
+export function forgetSecretVariables(
+  env: NodeJS.ProcessEnv,
+  names: readonly string[] = [],
+  values: readonly string[] = [],
+): void {
+  const kept = withoutSecrets(env, names, values);
+  for (const name of Object.keys(env)) if (!(name in kept)) delete env[name];
+}
+
+/**
  * Given to git through GIT_CONFIG_COUNT/KEY/VALUE, which count as command-line settings: they win
  * over any repository's own config, and safe.bareRepository is honoured from there. A bare
  * repository embedded in the project (`git -C sub status`) is refused, and no fsmonitor command
@@ -42,6 +82,10 @@ export const GIT_READ_ONLY_VARIABLES: Readonly<Record<string, string>> = {
   GIT_TERMINAL_PROMPT: '0',
   // `git status` would otherwise refresh .git/index: a read-only command writes nothing.
   GIT_OPTIONAL_LOCKS: '0',
+  // The person's ~/.gitconfig holds tokens (http.extraHeader, credential helpers, insteadOf URLs)
+  // that `git config --get KEY` prints. The sandbox hides the home folder anyway; without one,
+  // this keeps it hidden from git too, so the command behaves the same in both.
+  GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
 /** Runs instead of a diff program a repository's config names: says why, and fails. */
@@ -104,13 +148,10 @@ export function commandEnv(
   base: Readonly<Record<string, string | undefined>>,
   secretNames: readonly string[] = [],
   git: GitMode = GIT_AS_CONFIGURED,
+  secretValues: readonly string[] = [],
 ): Record<string, string> {
   // CDPATH would make `cd dir` land somewhere the classifier did not judge.
-  const drop = new Set([...TANDEM_SECRET_VARIABLES, 'CDPATH', ...secretNames]);
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && !drop.has(name)) env[name] = value;
-  }
+  const env = withoutSecrets(base, [...secretNames, 'CDPATH'], secretValues);
   env.PATH = absolutePath(env.PATH);
   // A pager would wait for a key press that no one is there to give.
   env.PAGER = 'cat';

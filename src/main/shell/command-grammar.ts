@@ -25,8 +25,9 @@ export type Redirect =
     };
 
 export interface SimpleCommand {
-  /** The command's own text, for the card. */
+  /** The command's own text, for the card, and where it starts in the command line. */
   readonly text: string;
+  readonly start: number;
   readonly words: readonly WordValue[];
   readonly redirects: Redirect[];
 }
@@ -38,7 +39,13 @@ export type ScriptItem =
 export type GrammarResult =
   | { readonly fits: true; readonly items: readonly ScriptItem[] }
   /** `parsed` is false when the parser itself found an error. */
-  | { readonly fits: false; readonly parsed: boolean; readonly reasons: readonly string[] };
+  | {
+      readonly fits: false;
+      readonly parsed: boolean;
+      readonly reasons: readonly string[];
+      /** Reasons that belong to one command (a redirection that writes), by where it starts. */
+      readonly partReasons: ReadonlyMap<number, readonly string[]>;
+    };
 
 const CONSTRUCTS: Readonly<Record<string, string>> = {
   heredoc_redirect: 'uses a here-document',
@@ -114,6 +121,7 @@ const GAP = /^(?:[ \t\n]|\\\n)*$/;
 class Reader {
   readonly items: ScriptItem[] = [];
   readonly reasons: string[] = [];
+  readonly partReasons = new Map<number, string[]>();
 
   /**
    * tree-sitter skips `\<space>` and `\<tab>` as if they were blanks, where bash keeps them in a
@@ -188,7 +196,10 @@ class Reader {
         for (const child of node.children) {
           if (!child || child.id === body.id) continue;
           if (child.type !== 'file_redirect') this.refuse(child);
-          else if (last?.kind === 'command') this.redirect(child, last.command);
+          else if (last?.kind === 'command') {
+            this.digitsBefore(node, child);
+            this.redirect(child, last.command);
+          }
         }
         return;
       }
@@ -199,16 +210,30 @@ class Reader {
 
   private command(node: SyntaxNode): void {
     this.gaps(node);
-    const command: SimpleCommand = { text: node.text, words: [], redirects: [] };
+    const command: SimpleCommand = {
+      text: node.text,
+      start: node.startIndex,
+      words: [],
+      redirects: [],
+    };
     const words: WordValue[] = [];
+    let previous: SyntaxNode | undefined;
     for (const child of node.children) {
       if (!child) continue;
+      if (previous && this.runTogether(node, previous, child)) {
+        const from = previous.startIndex - node.startIndex;
+        this.reasons.push(
+          `words run together that bash reads differently: ${clip(node.text.slice(from, child.endIndex - node.startIndex))}`,
+        );
+      }
+      previous = child;
       if (child.type === 'command_name') {
         const name = child.namedChildren[0];
         const value = name && child.namedChildCount === 1 ? literalWord(name) : undefined;
         if (value) words.push(value);
         else this.refuse(name ?? child);
       } else if (child.type === 'file_redirect') {
+        this.digitsBefore(node, child);
         this.redirect(child, command);
       } else {
         const value = child.isNamed ? literalWord(child) : undefined;
@@ -217,6 +242,29 @@ class Reader {
       }
     }
     this.items.push({ kind: 'command', command: { ...command, words } });
+  }
+
+  /**
+   * tree-sitter can end a word where bash does not: `'a'\!` and `a\⏎b` are one word to bash.
+   * Two words with no blank between them would run as tree-sitter split them, so they ask.
+   */
+  private runTogether(node: SyntaxNode, previous: SyntaxNode, child: SyntaxNode): boolean {
+    if (previous.type === 'file_redirect' || child.type === 'file_redirect') return false;
+    const between = node.text.slice(
+      previous.endIndex - node.startIndex,
+      child.startIndex - node.startIndex,
+    );
+    return !/[ \t]/.test(between);
+  }
+
+  /** `cat 0<f` redirects descriptor 0 to bash; tree-sitter reads a word `0` and a plain `<f`. */
+  private digitsBefore(node: SyntaxNode, redirect: SyntaxNode): void {
+    const before = node.text.slice(0, redirect.startIndex - node.startIndex);
+    if (/(?:^|[ \t])\d+$/.test(before)) {
+      this.reasons.push(
+        `a number right before a redirection, which bash reads as a descriptor: ${clip(node.text)}`,
+      );
+    }
   }
 
   private redirect(node: SyntaxNode, command: SimpleCommand): void {
@@ -256,7 +304,9 @@ class Reader {
       command.redirects.push({ kind: 'input', fd, target: value, text: clip(node.text) });
     } else {
       // `> f`, `>& f` (bash reads a name there as `&> f`), `<> f` (opens f for writing).
-      this.reasons.push(`writes to a file: ${clip(node.text)}`);
+      const reason = `writes to a file: ${clip(node.text)}`;
+      this.reasons.push(reason);
+      this.partReasons.set(command.start, [...(this.partReasons.get(command.start) ?? []), reason]);
     }
   }
 }
@@ -274,10 +324,14 @@ function brokenNode(node: SyntaxNode): SyntaxNode | undefined {
 /** Checks the whole tree against the grammar; what fits comes back as a flat script. */
 export function readScript(root: SyntaxNode): GrammarResult {
   const broken = root.hasError ? (brokenNode(root) ?? root) : brokenNode(root);
-  if (broken) return { fits: false, parsed: false, reasons: [describe(broken)] };
+  if (broken) {
+    return { fits: false, parsed: false, reasons: [describe(broken)], partReasons: new Map() };
+  }
   const reader = new Reader();
   reader.program(root); // tree-sitter-bash always roots at `program`
-  if (reader.reasons.length > 0) return { fits: false, parsed: true, reasons: reader.reasons };
+  if (reader.reasons.length > 0) {
+    return { fits: false, parsed: true, reasons: reader.reasons, partReasons: reader.partReasons };
+  }
   return { fits: true, items: reader.items };
 }
 

@@ -6,6 +6,9 @@ import type { CommandSpec } from './safe-commands';
 
 function optionReason(spec: CommandSpec, arg: string, label: string): string | undefined {
   const unsafe = `uses an option that can write, run something or read past the folder: ${label} ${arg}`;
+  if (spec.onlyOptions && !spec.onlyOptions.includes(arg)) {
+    return `uses an option that is not on the list of read-only ones: ${label} ${arg}`;
+  }
   if (spec.unsafeWords?.includes(arg)) return unsafe;
   if (spec.wordOptions) return undefined;
   if (arg.startsWith('--')) {
@@ -74,6 +77,8 @@ const HARMLESS_DEVICES = new Set([
 export interface Place {
   readonly root: string;
   readonly bases: readonly string[];
+  /** Real paths of Tandem's own data folders: a path into one always asks. */
+  readonly untouchable?: readonly string[];
 }
 
 function outsideRoot(root: string, resolved: string): boolean {
@@ -91,10 +96,15 @@ export function namesOutside(place: Place, word: string): boolean {
 }
 
 /** Where the file a path names really is, through every symlink on the way. */
-export type RealWhere = 'inside' | 'outside' | 'unknown';
+export type RealWhere = 'inside' | 'outside' | 'unknown' | 'tandem-data';
 
-function realWhere(realRoot: string, file: string): RealWhere {
-  const judge = (real: string): RealWhere => (outsideRoot(realRoot, real) ? 'outside' : 'inside');
+function realWhere(realRoot: string, file: string, untouchable: readonly string[] = []): RealWhere {
+  const judge = (real: string): RealWhere => {
+    if (untouchable.some((dir) => real === dir || real.startsWith(`${dir}${path.sep}`))) {
+      return 'tandem-data';
+    }
+    return outsideRoot(realRoot, real) ? 'outside' : 'inside';
+  };
   const target = path.resolve(file);
   try {
     return judge(realpathSync(target));
@@ -125,6 +135,47 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
+function hasDotDot(word: string): boolean {
+  return word.split('/').includes('..');
+}
+
+/**
+ * The path the kernel opens for `word` from `base`, where `..` goes up from wherever a symlink
+ * before it leads (`l/../x` with `l -> .` is the parent's `x`), which `path.resolve` does not see:
+ * it drops `l/..` as text. Undefined when it cannot be told (a dangling link, a path too long).
+ */
+export function physicalPath(base: string, word: string): string | undefined {
+  let current: string;
+  try {
+    current = realpathSync.native(word.startsWith('/') ? '/' : base);
+  } catch (error) {
+    // A folder that is not there runs nothing: judge the name as it stands.
+    return isMissing(error) ? path.resolve(base, word) : undefined;
+  }
+  const parts = word.split('/');
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] ?? '';
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current); // `current` is real, so its parent is the real parent
+      continue;
+    }
+    const next = path.join(current, part);
+    try {
+      current = realpathSync.native(next);
+    } catch (error) {
+      if (!isMissing(error)) return undefined;
+      try {
+        if (lstatSync(next).isSymbolicLink()) return undefined; // dangling: could be created through
+      } catch {
+        // not there at all: nothing below it is a link, and a `..` below it fails to open
+      }
+      return path.join(next, ...parts.slice(index + 1));
+    }
+  }
+  return current;
+}
+
 /** Where `word` leads from each folder a `cd` may have reached: the worst answer wins. */
 export function whereItLeads(place: Place, word: string): RealWhere {
   if (word === '') return 'inside';
@@ -138,9 +189,14 @@ export function whereItLeads(place: Place, word: string): RealWhere {
   }
   let worst: RealWhere = 'inside';
   for (const base of place.bases) {
-    const where = realWhere(realRoot, path.resolve(base, word));
-    if (where === 'outside') return 'outside';
+    const where = realWhere(realRoot, path.resolve(base, word), place.untouchable);
+    if (where === 'outside' || where === 'tandem-data') return where;
     if (where === 'unknown') worst = 'unknown';
+    if (hasDotDot(word)) {
+      const physical = physicalPath(base, word);
+      if (physical === undefined) worst = 'unknown';
+      else if (outsideRoot(realRoot, physical)) return 'outside';
+    }
   }
   return worst;
 }
@@ -151,6 +207,9 @@ export function own<T>(table: Readonly<Record<string, T>>, key: string): T | und
 }
 
 const SECRETS = 'prints environment variables, which may hold secrets';
+
+/** Tandem's settings, approvals, transcripts and undo history: no command reaches them unasked. */
+const TANDEM_DATA = "names Tandem's own data folder, which no command may read or change";
 
 /** `printenv`, and `env` without a command to run, print the environment. */
 function printsEnvironment(name: string, args: readonly string[]): string | undefined {
@@ -179,12 +238,15 @@ function pathCandidates(arg: string): string[] {
 function pathReasons(place: Place, args: readonly string[], reads: boolean): string[] {
   const outside: string[] = [];
   const unknown: string[] = [];
+  const data: string[] = [];
   for (const arg of args) {
     const wheres = pathCandidates(arg).map((c) => whereArgumentLeads(place, c));
-    if (wheres.includes('outside')) outside.push(arg);
+    if (wheres.includes('tandem-data')) data.push(arg);
+    else if (wheres.includes('outside')) outside.push(arg);
     else if (wheres.includes('unknown')) unknown.push(arg);
   }
   const reasons: string[] = [];
+  if (data.length > 0) reasons.push(`${TANDEM_DATA}: ${data.join(' ')}`);
   if (outside.length > 0) {
     reasons.push(
       `${reads ? 'reads' : 'names a path'} outside the project folder: ${outside.join(' ')}`,
@@ -228,18 +290,22 @@ export function judgeCd(
   }
   const where = whereArgumentLeads(place, target);
   if (where !== 'inside') {
-    return {
-      reasons: [
-        where === 'outside'
-          ? `changes to a folder outside the project: ${target}`
-          : `changes to a folder whose real location cannot be checked: ${target}`,
-      ],
-      place,
-    };
+    const why = {
+      outside: `changes to a folder outside the project: ${target}`,
+      unknown: `changes to a folder whose real location cannot be checked: ${target}`,
+      'tandem-data': `${TANDEM_DATA}: ${target}`,
+    }[where];
+    return { reasons: [why], place };
   }
   const bases = new Set(place.bases);
-  for (const base of place.bases) bases.add(path.resolve(base, target));
-  return { reasons: [], place: { root: place.root, bases: [...bases] } };
+  for (const base of place.bases) {
+    bases.add(path.resolve(base, target));
+    // bash's cd goes by the text of `..` (`l/..` is where it started), but where that text names
+    // no folder it falls back to the kernel's answer: both are places later words start from.
+    const physical = hasDotDot(target) ? physicalPath(base, target) : undefined;
+    if (physical !== undefined) bases.add(physical);
+  }
+  return { reasons: [], place: { ...place, bases: [...bases] } };
 }
 
 /**
@@ -283,6 +349,7 @@ function whereArgumentLeads(place: Place, word: string): RealWhere {
 /** Why bash opening `file` for a `<` redirection would read outside, if it would. */
 export function judgeInput(place: Place, file: string, shown: string): string[] {
   const where = whereArgumentLeads(place, file);
+  if (where === 'tandem-data') return [`${TANDEM_DATA}: ${shown}`];
   if (where === 'outside') return [`reads outside the project folder: ${shown}`];
   if (where === 'unknown') return [`a path whose real location cannot be checked: ${shown}`];
   return [];

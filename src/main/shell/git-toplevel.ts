@@ -3,9 +3,10 @@
 // they ask; so do commands run (`git -C DIR`, `cd DIR && git …`) where a gitfile or a worktree
 // leads to a repository outside the project (`nested/.git` holding `gitdir: /elsewhere/.git`).
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { findGitEntries } from './sandbox-launcher';
+
+import { linkedObject } from './git-object-links';
 
 export type GitRepo =
   | { readonly kind: 'none' }
@@ -126,6 +127,12 @@ function inside(root: string, file: string): boolean {
 const RUNS_PROGRAMS =
   '^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|diff\\.external|' +
   'gpg\\..*program|core\\.fsmonitor|core\\.pager|pager\\..*)$';
+/**
+ * Includes: the files they name (often inside the work tree, where an edit needs no approval in
+ * auto-edit mode) are not part of the config's stamp, so a repository that has any is read anew
+ * for every command rather than from the cache.
+ */
+const INCLUDES = '^(include\\.path|includeif\\..*\\.path)$';
 /** Config scopes a repository controls (include.path inside them reports as these too). */
 const REPOSITORY_SCOPES: ReadonlySet<string> = new Set(['local', 'worktree']);
 const programs = new StampedCache<string | undefined>();
@@ -166,7 +173,7 @@ function configuredPrograms(
     const made = new Promise<string | undefined>((resolve) => {
       execFile(
         'git',
-        ['config', '--show-scope', '-z', '--get-regexp', RUNS_PROGRAMS],
+        ['config', '--show-scope', '-z', '--get-regexp', `${RUNS_PROGRAMS}|${INCLUDES}`],
         { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8' },
         (error, stdout) => {
           // Exit code 1 means nothing matched; anything else is unknown, so it asks.
@@ -176,7 +183,13 @@ function configuredPrograms(
             resolve(`could not read the repository config: ${error.message}`);
             return;
           }
-          const keys = repositorySettings(stdout)
+          const settings = repositorySettings(stdout);
+          const includes = new RegExp(INCLUDES);
+          if (settings.some(({ key }) => includes.test(key))) {
+            programs.forget(`${dir}\0${repo.gitDir}`, made);
+          }
+          const keys = settings
+            .filter(({ key }) => !includes.test(key))
             // `core.fsmonitor true` is git's own daemon, not a program (and it is switched off).
             .filter(
               ({ key, value }) => !(key === 'core.fsmonitor' && /^(?:true|false)$/i.test(value)),
@@ -188,6 +201,48 @@ function configuredPrograms(
     });
     return made;
   });
+}
+
+/**
+ * Where a repository's object store reaches outside the project, if it does: the objects folder
+ * itself (a symlink), its packs or loose objects (symlinks), or `info/alternates`, whose folders git reads every
+ * object of as its own (`git cat-file --batch-all-objects --batch` prints another repository).
+ * Alternates of alternates are followed; anything that cannot be read asks.
+ */
+function objectsOutside(
+  root: string,
+  objects: string,
+  seen = new Set<string>(),
+): string | undefined {
+  if (!inside(root, objects)) return objects;
+  const key = real(objects);
+  if (seen.has(key)) return undefined;
+  seen.add(key);
+  const linked = linkedObject(objects);
+  if (linked) return linked;
+  try {
+    for (const entry of readdirSync(path.join(objects, 'pack'), { withFileTypes: true })) {
+      if (entry.isSymbolicLink()) return path.join(objects, 'pack', entry.name);
+    }
+  } catch {
+    // no pack folder: nothing to borrow there
+  }
+  let list: string;
+  try {
+    list = readFileSync(path.join(objects, 'info', 'alternates'), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : `${objects}/info/alternates`;
+  }
+  for (const line of list.split('\n')) {
+    const entry = line.trim();
+    if (entry === '' || entry.startsWith('#')) continue;
+    // git unquotes a line that starts with `"`; such a line asks rather than be unquoted here.
+    if (entry.startsWith('"')) return entry;
+    const outside = objectsOutside(root, path.resolve(objects, entry), seen);
+    if (outside) return outside;
+  }
+  return undefined;
 }
 
 /**
@@ -211,34 +266,91 @@ export async function gitScopeReason(
     }
     const away = [repo.top, repo.gitDir, repo.commonDir].find((file) => !inside(root, file));
     if (away) return `git would use a repository outside the project: ${away}`;
+    const borrowed = objectsOutside(root, path.join(repo.commonDir, 'objects'));
+    if (borrowed) return `git would read objects from outside the project: ${borrowed}`;
     const programs = await configuredPrograms(dir, repo);
     if (programs) return `the repository's config runs programs (${programs})`;
   }
   return nestedRepositoryReason(folder);
 }
 
+/** Paths (relative to `dir`) of the gitlinks in the index of the repository at `dir`. */
+const gitlinks = new StampedCache<string[] | string>();
+
+function indexStamp(gitDir: string): string {
+  try {
+    const stat = lstatSync(path.join(gitDir, 'index'));
+    return `${stat.mtimeMs}:${stat.size}`;
+  } catch {
+    return '-';
+  }
+}
+
+function submodulePaths(dir: string, gitDir: string): Promise<string[] | string> {
+  return gitlinks.get(`${dir}\0${gitDir}`, indexStamp(gitDir), () => {
+    const made = new Promise<string[] | string>((resolve) => {
+      execFile(
+        'git',
+        ['ls-files', '-z', '--stage'],
+        { cwd: dir, env: cleanEnv(), timeout: TIMEOUT_MS, encoding: 'utf8', maxBuffer: 256 << 20 },
+        (error, stdout) => {
+          if (error) {
+            gitlinks.forget(`${dir}\0${gitDir}`, made);
+            resolve(`could not list the submodules of ${dir}: ${error.message}`);
+            return;
+          }
+          // "MODE SHA STAGE\tPATH", NUL-separated; 160000 is a gitlink (a submodule).
+          resolve(
+            stdout
+              .split('\0')
+              .filter((entry) => entry.startsWith('160000 '))
+              .map((entry) => entry.slice(entry.indexOf('\t') + 1)),
+          );
+        },
+      );
+    });
+    return made;
+  });
+}
+
+/** Submodules are entered by git's read commands (status, diff --submodule): at most this deep. */
+const MAX_SUBMODULE_DEPTH = 16;
+
 /**
- * Repositories anywhere below the folder (submodules, vendored or planted ones) whose config runs
- * programs: git may enter them from the top (status looks into submodules, diff --submodule=diff
- * runs their diff drivers), so any of them makes git read commands ask.
+ * Submodules at any depth (git enters them from the top: status looks into them, diff
+ * --submodule=diff runs their diff drivers) whose config runs programs make git read commands
+ * ask. A repository the index does not link is not entered by git from the top; git run inside
+ * it (`git -C`, `cd`) is judged by its own folder above.
  */
 async function nestedRepositoryReason(folder: string): Promise<string | undefined> {
-  const scan = findGitEntries(folder);
   const root = real(folder);
-  for (const entry of scan.entries) {
-    const dir = path.dirname(entry.path);
-    if (real(dir) === root) continue; // the folder's own repository, judged above
+  const queue: { dir: string; depth: number }[] = [{ dir: folder, depth: 0 }];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const { dir, depth } = queue.shift() as { dir: string; depth: number };
     const repo = await gitRepository(dir);
+    const shown = path.relative(folder, dir) || '.';
     if (repo.kind === 'none') continue;
-    if (repo.kind === 'unknown') {
-      return `could not read the nested repository ${path.relative(folder, dir)}: ${repo.why}`;
+    if (repo.kind === 'unknown')
+      return `could not read the nested repository ${shown}: ${repo.why}`;
+    if (seen.has(repo.gitDir)) continue;
+    seen.add(repo.gitDir);
+    if (dir !== folder) {
+      if (!inside(root, repo.gitDir))
+        return `git would use a repository outside the project: ${repo.gitDir}`;
+      const programs = await configuredPrograms(dir, repo);
+      if (programs) return `a nested repository's config runs programs (${shown}: ${programs})`;
     }
-    const programs = await configuredPrograms(dir, repo);
-    if (programs) {
-      return `a nested repository's config runs programs (${path.relative(folder, dir)}: ${programs})`;
+    const links = await submodulePaths(dir, repo.gitDir);
+    if (typeof links === 'string') return links;
+    if (links.length > 0 && depth >= MAX_SUBMODULE_DEPTH) {
+      return `submodules nest deeper than ${MAX_SUBMODULE_DEPTH} levels`;
+    }
+    for (const link of links) {
+      const sub = path.join(dir, link);
+      // Only a checked-out submodule has a repository git could enter.
+      if (existsSync(path.join(sub, '.git'))) queue.push({ dir: sub, depth: depth + 1 });
     }
   }
-  return scan.complete
-    ? undefined
-    : `the project has too many folders to look for nested repositories (over ${scan.limit})`;
+  return undefined;
 }

@@ -22,6 +22,8 @@ export interface PtyRunOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Further variable names to keep out of the command's environment. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the API key): no variable carrying one reaches the command. */
+  readonly secretValues?: readonly string[];
   /** Stricter git settings for a command run without asking; as configured when absent. */
   readonly git?: GitMode;
   /** Wraps the shell's argv, e.g. in bubblewrap. Identity when absent. */
@@ -98,7 +100,12 @@ export function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
         cols: options.cols ?? 120,
         rows: options.rows ?? 30,
         cwd: options.folder,
-        env: commandEnv(options.env ?? process.env, options.secretNames, options.git),
+        env: commandEnv(
+          options.env ?? process.env,
+          options.secretNames,
+          options.git,
+          options.secretValues,
+        ),
       });
     } catch (error) {
       reject(

@@ -30,9 +30,10 @@ export async function repositoryDiffPrograms(
   base: Readonly<Record<string, string | undefined>>,
 ): Promise<string[]> {
   const env = commandEnv(base);
+  const scan = findGitEntries(folder);
   const dirs = new Set([
     folder,
-    ...findGitEntries(folder).entries.map((entry) => path.dirname(entry.path)),
+    ...[...scan.entries.map((entry) => entry.path), ...scan.links].map((p) => path.dirname(p)),
   ]);
   const found = await Promise.all([...dirs].map((dir) => keysIn(dir, env)));
   return [...new Set(found.flat())];

@@ -25,6 +25,8 @@ export interface CommandSpec {
   readonly unsafeWords?: readonly string[];
   /** The options are single-dash words (`-name`), not letter clusters. */
   readonly wordOptions?: boolean;
+  /** When present, the only options allowed (exact words); any other asks (git's own options). */
+  readonly onlyOptions?: readonly string[];
   /** Options whose value is the next argument, so it is not mistaken for a subcommand (`git -C dir`). */
   readonly valueOptions?: readonly string[];
   /** When present, the first positional argument must be one of these, judged by its own spec. */
@@ -129,12 +131,48 @@ function checkGitConfig(args: readonly string[]): string | undefined {
   return 'changes git configuration';
 }
 
+/**
+ * git's own options (before the subcommand) that may run without asking; any other asks. Among
+ * those that do: `--bare` makes the project folder itself the repository, so a tracked `config`
+ * there (with `info/attributes`) names textconv programs; `--attr-source`, `--git-dir` and
+ * `--namespace` take the next word as their value, so the subcommand judged is not the one run;
+ * `--help` and `-c` are below.
+ */
+const GIT_OWN_OPTIONS = [
+  '-C',
+  '-P',
+  '--no-pager',
+  '--no-replace-objects',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-optional-locks',
+  '--version',
+];
+
+/**
+ * `git SUB --help` (and `git --help SUB`) runs `git help SUB`: man, a pager, or the viewer or
+ * browser program the repository's config names (`man.<tool>.cmd`, `browser.<tool>.cmd`).
+ */
+function gitSubcommands(
+  specs: Readonly<Record<string, CommandSpec>>,
+): Readonly<Record<string, CommandSpec>> {
+  return Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { ...spec, unsafeLong: [...(spec.unsafeLong ?? []), 'help'] },
+    ]),
+  );
+}
+
 const GIT: CommandSpec = {
   about: 'git: only subcommands that read the repository',
   unsafeShort: 'c',
   unsafeLong: ['exec-path', 'git-dir', 'work-tree', 'config-env', 'namespace', 'super-prefix'],
+  onlyOptions: GIT_OWN_OPTIONS,
   valueOptions: ['-C', '-c'],
-  subcommands: {
+  subcommands: gitSubcommands({
     status: { about: 'working tree status' },
     log: { about: 'commit history', ...GIT_READ_OUTPUT },
     show: { about: 'show objects', ...GIT_READ_OUTPUT },
@@ -144,7 +182,8 @@ const GIT: CommandSpec = {
       unsafeLong: ['contents', 'output', 'ext-diff', 'textconv'],
     },
     shortlog: { about: 'summarise history', ...GIT_READ_OUTPUT },
-    describe: { about: 'name a commit' },
+    // --dirty refreshes and rewrites .git/index, whatever GIT_OPTIONAL_LOCKS says.
+    describe: { about: 'name a commit', unsafeLong: ['dirty'] },
     'rev-parse': { about: 'resolve names' },
     'rev-list': { about: 'list commits', ...GIT_READ_OUTPUT },
     'ls-files': { about: 'list tracked files', unsafeLong: ['recurse-submodules'] },
@@ -190,13 +229,11 @@ const GIT: CommandSpec = {
     stash: {
       about: 'list or show stashes',
       ...GIT_READ_OUTPUT,
-      check: (args) => {
-        const first = positionals(args)[0];
-        return first === 'list' || first === 'show' ? undefined : 'changes the stash';
-      },
+      // git takes the subcommand from the first word only: `git stash -m list` is `stash push`.
+      check: (args) => (args[0] === 'list' || args[0] === 'show' ? undefined : 'changes the stash'),
     },
     config: { about: 'read the repository configuration', check: checkGitConfig },
-  },
+  }),
 };
 
 /** `-c LIST` reads file names from LIST, which the path check cannot see. */
@@ -214,6 +251,44 @@ function checkJq(args: readonly string[]): string | undefined {
   )
     ? 'a jq program that loads modules or data files'
     : undefined;
+}
+
+/** xxd's options that take the next argument as their value (written this way, exactly). */
+const UNIQ_VALUE_OPTIONS = ['-f', '-s', '-w'];
+const XXD_VALUE_OPTIONS = [
+  '-c',
+  '-g',
+  '-l',
+  '-o',
+  '-s',
+  '-n',
+  '-cols',
+  '-groupsize',
+  '-len',
+  '-name',
+];
+
+/**
+ * xxd, and BSD uniq (getopt_long with "+"), read options only up to their first operand; every
+ * later word is an operand, a dash or not (`xxd a.txt -out` writes the file `-out`), and the
+ * second operand is written. Options whose value is the next word are skipped with it.
+ */
+function secondOperandWritten(program: string, valueOptions: readonly string[]) {
+  return (args: readonly string[]): string | undefined => {
+    let index = 0;
+    for (; index < args.length; index++) {
+      const arg = args[index] ?? '';
+      if (arg === '--') {
+        index++;
+        break;
+      }
+      if (!arg.startsWith('-') || arg === '-') break;
+      if (valueOptions.includes(arg)) index++;
+    }
+    return args.length - index > 1
+      ? `writes to a file named by its second operand: ${program} ${args.slice(index).join(' ')}`
+      : undefined;
+  };
 }
 
 /** date's options whose value is the next argument (an attached value ends the cluster). */
@@ -255,8 +330,8 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   wc: { about: 'count lines, words, bytes', unsafeLong: ['files0-from'] },
   // Not egrep and fgrep: they are scripts that start grep (use grep -E and grep -F).
   grep: {
-    about: 'search text (-R follows symlinks)',
-    unsafeShort: 'R',
+    about: 'search text (-R, and BSD -S, follow symlinks)',
+    unsafeShort: 'RS',
     unsafeLong: ['dereference-recursive'],
   },
   rg: {
@@ -311,9 +386,10 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   which: { about: 'locate a program' },
   type: { about: 'describe a command' },
   file: {
-    about: 'guess file types (-f reads file names from a file)',
-    unsafeShort: 'Cf',
-    unsafeLong: ['compile', 'files-from'],
+    about:
+      'guess file types (-f reads file names from a file; -z and -Z start decompressors; -m takes a colon-separated list of files)',
+    unsafeShort: 'CfzZm',
+    unsafeLong: ['compile', 'files-from', 'uncompress', 'uncompress-noreport', 'magic-file'],
   },
   stat: { about: 'file metadata' },
   du: {
@@ -333,8 +409,9 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   },
   uniq: {
     about: 'drop repeated lines (a second file name is written)',
-    valueOptions: ['-f', '-s', '-w'],
+    valueOptions: UNIQ_VALUE_OPTIONS,
     maxPositionals: 1,
+    check: secondOperandWritten('uniq', UNIQ_VALUE_OPTIONS),
   },
   cut: { about: 'select columns' },
   tr: { about: 'translate characters' },
@@ -374,10 +451,17 @@ export const SAFE_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   hexdump: { about: 'dump bytes' },
   xxd: {
     about: 'dump bytes (a second file name is written)',
-    valueOptions: ['-c', '-g', '-l', '-o', '-s', '-n', '-cols', '-groupsize', '-len', '-name'],
+    valueOptions: XXD_VALUE_OPTIONS,
     maxPositionals: 1,
+    check: secondOperandWritten('xxd', XXD_VALUE_OPTIONS),
   },
-  strings: { about: 'printable strings' },
+  strings: {
+    about: 'printable strings (@FILE reads more arguments from FILE)',
+    check: (args) =>
+      args.some((arg) => arg.startsWith('@'))
+        ? `reads its arguments from a file (@FILE), unseen: strings ${args.join(' ')}`
+        : undefined,
+  },
   jq: {
     about: 'query JSON (env and $ENV print the environment; -f runs a program file unseen)',
     unsafeShort: 'f',

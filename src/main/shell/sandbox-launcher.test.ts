@@ -89,6 +89,16 @@ describe('bwrapArgv', () => {
     expect(argv).toContain('--tmpfs /home/me --bind /home/me/proj /home/me/proj');
   });
 
+  it('empties /run for a plan that hides host sockets, whatever its access (an MCP server)', () => {
+    const plan = { folder: '/p', home: '', allowNetwork: true, access: NO_GIT };
+    expect(bwrapArgv(plan, ['x'], []).join(' ')).not.toContain('--tmpfs /run');
+    const hidden = bwrapArgv({ ...plan, hostSockets: 'hidden' }, ['x'], []).join(' ');
+    expect(hidden).toContain('--tmpfs /run --bind /p /p');
+    expect(sandboxExecProfile({ ...plan, hostSockets: 'hidden', tmpDir: '/t' }, [])).toContain(
+      '(deny network-outbound (remote unix-socket))',
+    );
+  });
+
   const entries = [
     { path: '/p/.git', kind: 'folder' },
     { path: '/p/sub/.git', kind: 'file' },

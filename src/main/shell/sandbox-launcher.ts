@@ -4,7 +4,7 @@
 // classifier judged read-only (so a hole in the classifier still cannot write), read-write
 // otherwise; then .git is read-only unless the command runs git, and even then the parts of .git
 // that make git run code later outside the sandbox (hooks, config, commondir...) stay read-only.
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** What the command may do to the project folder; see `planCommandRun`. */
@@ -19,6 +19,24 @@ export interface SandboxPlan {
   readonly home: string;
   readonly allowNetwork: boolean;
   readonly access: ProjectAccess;
+  /** Where the command starts; the project folder when absent (an MCP server may name another). */
+  readonly cwd?: string;
+  /**
+   * Real paths of Tandem's own data folders. Each one the command could otherwise see (inside the
+   * project, or anywhere not already hidden) is covered by an empty read-only tmpfs.
+   */
+  readonly dataFolders?: readonly string[];
+  /**
+   * 'hidden': the host's socket folders (/run: the session bus, systemd, docker, ssh agents) are
+   * emptied whatever the project access, for a program no one approves run by run (an MCP server).
+   * Absent: emptied only for read-only access; a command the person approved keeps them.
+   */
+  readonly hostSockets?: 'hidden';
+}
+
+/** Whether the plan empties the host's socket folders (see `SandboxPlan.hostSockets`). */
+export function hidesHostSockets(plan: SandboxPlan): boolean {
+  return plan.access.kind === 'read-only' || plan.hostSockets === 'hidden';
 }
 
 /** The system read-only, fresh /dev and /proc, a private /tmp: every sandboxed command starts so. */
@@ -69,8 +87,10 @@ export const PROTECTED_GIT_ENTRIES: readonly string[] = [
   'worktrees',
 ];
 
+/** How deep below the project folder nested repositories (vendored, submodules) are looked for. */
+const NESTED_GIT_DEPTH = 2;
 /** Folders scanned for nested repositories at most, so a huge tree cannot slow every command. */
-export const MAX_SCANNED_FOLDERS = 20_000;
+const MAX_SCANNED_FOLDERS = 2_000;
 
 export interface GitEntry {
   readonly path: string;
@@ -80,42 +100,61 @@ export interface GitEntry {
 
 export interface GitScan {
   readonly entries: readonly GitEntry[];
+  /**
+   * `.git` symlinks, not followed and not bound: git follows them (`sub/.git -> ../elsewhere`
+   * makes `sub` a repository whose config is `elsewhere/config`), so their configs are checked.
+   */
+  readonly links: readonly string[];
   /** False when the scan stopped at `limit` folders: there may be more. */
   readonly complete: boolean;
-  readonly limit: number;
 }
 
-function entryKind(p: string): GitEntry['kind'] | undefined {
+function entryKind(p: string): GitEntry['kind'] | 'link' | undefined {
   try {
     const stat = lstatSync(p);
     if (stat.isDirectory()) return 'folder';
     if (stat.isFile()) return 'file';
+    if (stat.isSymbolicLink()) return 'link';
   } catch {
     // Missing or unreadable: nothing to bind.
   }
   return undefined;
 }
 
-/** `.git` folders and files in the project folder and at any depth below it (no symlinks followed). */
-export function findGitEntries(folder: string, limit = MAX_SCANNED_FOLDERS): GitScan {
+/**
+ * `.git` folders and files in the project folder and up to `depth` levels below it (no symlinks
+ * followed). The sandbox binds these; repositories git itself enters (submodules, at any depth)
+ * are found through git's index instead (git-toplevel.ts).
+ */
+export function findGitEntries(
+  folder: string,
+  depth = NESTED_GIT_DEPTH,
+  limit = MAX_SCANNED_FOLDERS,
+): GitScan {
   const found: GitEntry[] = [];
-  const queue = [folder];
+  const links: string[] = [];
+  let level = [folder];
   let scanned = 0;
-  while (queue.length > 0) {
-    if (scanned >= limit) return { entries: found, complete: false, limit };
-    const dir = queue.shift() as string;
-    scanned++;
-    const gitPath = path.join(dir, '.git');
-    const kind = entryKind(gitPath);
-    if (kind) found.push({ path: gitPath, kind });
-    try {
-      for (const entry of readdirSync(dir, { withFileTypes: true }))
-        if (entry.isDirectory() && entry.name !== '.git') queue.push(path.join(dir, entry.name));
-    } catch {
-      // Unreadable folder: nothing below it to protect that the command could read either.
+  for (let at = 0; at <= depth && level.length > 0; at++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      const gitPath = path.join(dir, '.git');
+      const kind = entryKind(gitPath);
+      if (kind === 'link') links.push(gitPath);
+      else if (kind) found.push({ path: gitPath, kind });
+      if (at === depth) continue;
+      if (scanned >= limit) return { entries: found, links, complete: false };
+      scanned++;
+      try {
+        for (const entry of readdirSync(dir, { withFileTypes: true }))
+          if (entry.isDirectory() && entry.name !== '.git') next.push(path.join(dir, entry.name));
+      } catch {
+        // Unreadable folder: nothing below it to protect that the command could read either.
+      }
     }
+    level = next;
   }
-  return { entries: found, complete: true, limit };
+  return { entries: found, links, complete: true };
 }
 
 /** Existing protected entries of one git folder; only existing paths can be bound. */
@@ -125,7 +164,11 @@ export function protectedPaths(gitDir: string): string[] {
 
 function isInside(parent: string, child: string): boolean {
   const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // "..name" is inside; only ".." itself or "../…" climbs out.
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  );
 }
 
 function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[] {
@@ -160,7 +203,12 @@ export function bwrapArgv(
 ): string[] {
   const argv = ['bwrap', ...BWRAP_BASE_ARGS];
   // A command no one approved reaches no host socket (the session bus, a docker or ssh agent).
-  if (plan.access.kind === 'read-only') argv.push(...hostSocketMounts(plan.folder));
+  if (hidesHostSockets(plan)) {
+    argv.push(...hostSocketMounts(plan.folder));
+    // With network (an MCP server may have both), names must still resolve where resolv.conf is
+    // a link into /run (systemd-resolved): its target file comes back, read-only, alone.
+    if (plan.allowNetwork) argv.push(...resolverMounts(plan.folder));
+  }
   // Hide the home folder (unless it is the system root or the project itself).
   if (
     plan.home &&
@@ -177,9 +225,38 @@ export function bwrapArgv(
     plan.folder,
     ...gitMounts(plan.access, gitEntries),
   );
+  // Last, so they cover the project's bind: an empty, read-only folder is all a command sees.
+  for (const dir of dataFoldersToHide(plan)) argv.push('--tmpfs', dir, '--remount-ro', dir);
   if (!plan.allowNetwork) argv.push('--unshare-net');
-  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.folder, '--', ...command);
+  argv.push(...BWRAP_ISOLATION_ARGS, '--chdir', plan.cwd ?? plan.folder, '--', ...command);
   return argv;
+}
+
+/**
+ * The data folders bwrap must cover: those that exist, are not hidden already (by the private
+ * /tmp or the hidden home folder) unless the project makes them visible again, and do not hold the
+ * project itself (the folder rules refuse such a project; it could not be hidden without it).
+ */
+export function dataFoldersToHide(plan: SandboxPlan): string[] {
+  const hiddenHome =
+    plan.home !== '' &&
+    plan.home !== '/' &&
+    !isInside(plan.home, '/tmp') &&
+    !isInside(plan.folder, plan.home);
+  return (plan.dataFolders ?? []).filter((dir) => {
+    if (isInside(dir, plan.folder) || !isDirectory(dir)) return false;
+    if (isInside(plan.folder, dir)) return true;
+    if (isInside('/tmp', dir)) return false;
+    return !(hiddenHome && isInside(plan.home, dir));
+  });
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Folders of host sockets, emptied for read-only commands (not when the project is inside one). */
@@ -197,6 +274,18 @@ function hostSocketMounts(folder: string): string[] {
     if (real && !isInside(dir, folder)) mounts.push('--tmpfs', dir);
   }
   return mounts;
+}
+
+/** The file /etc/resolv.conf leads to, when it lies in a socket folder the sandbox empties. */
+export function resolverMounts(folder: string, resolvConf = '/etc/resolv.conf'): string[] {
+  let target: string;
+  try {
+    target = realpathSync(resolvConf);
+  } catch {
+    return [];
+  }
+  const emptied = SOCKET_FOLDERS.some((dir) => isInside(dir, target) && !isInside(dir, folder));
+  return emptied ? ['--ro-bind', target, target] : [];
 }
 
 function quoteSbpl(value: string): string {
@@ -244,7 +333,14 @@ export function sandboxExecProfile(
       `(allow file-read* (subpath ${quoteSbpl(plan.folder)}) (literal ${quoteSbpl(plan.home)}))`,
     );
   }
-  if (plan.access.kind === 'read-only') {
+  for (const dir of plan.dataFolders ?? []) {
+    if (isInside(dir, plan.folder)) continue;
+    lines.push(
+      ";; Tandem's own data (settings, approvals, transcripts, undo history) is never reached.",
+      `(deny file-read* file-write* (subpath ${quoteSbpl(dir)}))`,
+    );
+  }
+  if (hidesHostSockets(plan)) {
     lines.push(
       ';; A command no one approved reaches no host socket.',
       '(deny network-outbound (remote unix-socket))',
@@ -255,7 +351,7 @@ export function sandboxExecProfile(
     lines.push(
       ';; Network is off unless the person allowed it.',
       '(deny network*)',
-      ...(plan.access.kind === 'read-only' ? [] : ['(allow network* (local unix))']),
+      ...(hidesHostSockets(plan) ? [] : ['(allow network* (local unix))']),
     );
   return `${lines.join('\n')}\n`;
 }

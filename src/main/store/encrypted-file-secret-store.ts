@@ -1,15 +1,13 @@
 // A SecretStore that keeps the key encrypted in one file. The cipher is injected: the app passes
 // Electron's safeStorage (OS keychain / libsecret / DPAPI); this file stays plain Node.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import type { KeyStorageDescription, SecretStore } from './secret-store';
+import { writePrivateFileAtomic } from './private-files';
 
 export interface Encryptor {
   encrypt(plain: string): Promise<Buffer>;
   decrypt(sealed: Buffer): Promise<string>;
 }
-
-let tempCounter = 0;
 
 export class EncryptedFileSecretStore implements SecretStore {
   private cached: { key: string | undefined } | undefined;
@@ -48,11 +46,8 @@ export class EncryptedFileSecretStore implements SecretStore {
   async set(key: string): Promise<void> {
     if (key === '') throw new Error('The API key is empty.');
     const sealed = await this.encryptor.encrypt(key);
-    await mkdir(dirname(this.file), { recursive: true });
     // Owner-only, written beside and renamed: never a half-written key file.
-    const temp = `${this.file}.${process.pid}.${++tempCounter}.tmp`;
-    await writeFile(temp, sealed, { mode: 0o600 });
-    await rename(temp, this.file);
+    await writePrivateFileAtomic(this.file, sealed);
     this.cached = { key };
   }
 

@@ -32,10 +32,19 @@ describe('JsonFileSettingsStore', () => {
     await store.save(ollama);
     await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual(ollama);
     const onDisk = JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')) as unknown;
-    expect(onDisk).toEqual({ version: 1, provider: ollama });
+    expect(onDisk).toEqual({ version: 2, provider: ollama });
     const withKey = { ...ollama, keyOrigin: 'http://127.0.0.1:11434' };
     await store.save(withKey);
     await expect(store.load()).resolves.toEqual(withKey);
+  });
+
+  it('reads a version 1 file, and keeps timeouts from version 2', async () => {
+    await writeFile(join(dir, SETTINGS_FILE), JSON.stringify({ version: 1, provider: ollama }));
+    const store = new JsonFileSettingsStore(dir);
+    await expect(store.load()).resolves.toEqual(ollama);
+    const timeouts = { connectSeconds: 10, idleSeconds: 20, requestSeconds: 30 };
+    await store.save({ ...ollama, timeouts });
+    await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual({ ...ollama, timeouts });
   });
 
   it('writes atomically: concurrent saves leave one whole value and no temp files', async () => {
@@ -54,6 +63,11 @@ describe('JsonFileSettingsStore', () => {
       /http:\/\/ or https:\/\//,
     );
     await expect(store.load()).resolves.toEqual(ollama);
+  });
+
+  it('reads an empty object (what electron-store leaves when nothing was saved) as the defaults', async () => {
+    await writeFile(join(dir, SETTINGS_FILE), '{}');
+    await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual(DEFAULT_PROVIDER_SETTINGS);
   });
 
   it.each<[string, string, RegExp]>([
@@ -77,7 +91,7 @@ describe('JsonFileSettingsStore', () => {
     [
       'a newer version',
       JSON.stringify({ version: 7, provider: ollama }),
-      /written by a newer Tandem \(settings version 7; this one reads 1\)/,
+      /written by a newer Tandem \(settings version 7; this one reads 2\)/,
     ],
   ])('a file with %s is a clear error, not a silent reset', async (_name, text, message) => {
     const file = join(dir, SETTINGS_FILE);

@@ -1,18 +1,25 @@
 // Which provider Tandem talks to: base URL, model and preset (the key lives in the SecretStore).
-// Plain Node: a JSON file for the CLI's data folder and the e2e bridge; the app uses the
-// electron-store adapter (./electron-settings-store.ts) of the same interface.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// Plain Node: a JSON file for the e2e bridge, and the CLI's way to read what the window stored
+// (the app's electron-store adapter, ./electron-settings-store.ts, writes the same file).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from '../../shared/ipc-schemas';
+import {
+  providerTimeoutsSchema,
+  type ProviderTimeoutSettings,
+} from '../../shared/provider-timeouts';
 import {
   DEFAULT_PRESET_ID,
   PROVIDER_PRESET_IDS,
   presetById,
   type ProviderPresetId,
 } from '../../shared/provider-presets';
+import { writePrivateFileAtomic } from './private-files';
 
-const SETTINGS_VERSION = 1;
+/** 2 added `timeouts`; a version 1 file reads as is (its timeouts are the defaults). */
+const SETTINGS_VERSION = 2;
+const READABLE_VERSIONS = [1, 2] as const;
 export const SETTINGS_FILE = 'settings.json';
 
 export interface ProviderSettings {
@@ -24,6 +31,8 @@ export interface ProviderSettings {
    * so changing the base URL (by the person, or by a compromised window) cannot redirect it.
    */
   readonly keyOrigin?: string;
+  /** How long to wait for the provider; absent means the defaults. */
+  readonly timeouts?: ProviderTimeoutSettings;
 }
 
 export interface SettingsStore {
@@ -44,11 +53,15 @@ const providerSchema = z
     model: z.string().max(300),
     presetId: z.enum(PROVIDER_PRESET_IDS),
     keyOrigin: z.string().max(2000).optional(),
+    timeouts: providerTimeoutsSchema.optional(),
   })
   .strict();
 
 const settingsFileSchema = z
-  .object({ version: z.literal(SETTINGS_VERSION), provider: providerSchema })
+  .object({
+    version: z.union(READABLE_VERSIONS.map((v) => z.literal(v))),
+    provider: providerSchema,
+  })
   .strict();
 
 export type SettingsFile = z.infer<typeof settingsFileSchema>;
@@ -72,8 +85,12 @@ export function parseSettings(raw: unknown, source: string): ProviderSettings {
       `${source} is not a valid settings file${where}: ${issue?.message ?? 'unknown problem'}. ${NOT_RESET}`,
     );
   }
-  const { keyOrigin, ...provider } = parsed.data.provider;
-  return keyOrigin === undefined ? provider : { ...provider, keyOrigin };
+  const { keyOrigin, timeouts, ...provider } = parsed.data.provider;
+  return {
+    ...provider,
+    ...(keyOrigin !== undefined ? { keyOrigin } : {}),
+    ...(timeouts !== undefined ? { timeouts } : {}),
+  };
 }
 
 /** The origin a key entered for this base URL belongs to. */
@@ -90,6 +107,7 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
       model: settings.model,
       presetId: settings.presetId,
       ...(settings.keyOrigin !== undefined ? { keyOrigin: settings.keyOrigin } : {}),
+      ...(settings.timeouts !== undefined ? { timeouts: settings.timeouts } : {}),
     },
   });
   if (!parsed.success) {
@@ -99,7 +117,14 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
   return parsed.data;
 }
 
-let tempCounter = 0;
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}
 
 export class JsonFileSettingsStore implements SettingsStore {
   readonly file: string;
@@ -125,20 +150,16 @@ export class JsonFileSettingsStore implements SettingsStore {
     } catch (error) {
       throw new Error(`${this.file} is not valid JSON (${(error as Error).message}). ${NOT_RESET}`);
     }
+    // electron-store leaves `{}` when nothing was saved; that is "nothing stored", as in the app.
+    if (isEmptyObject(raw)) return DEFAULT_PROVIDER_SETTINGS;
     return parseSettings(raw, this.file);
   }
 
   save(settings: ProviderSettings): Promise<void> {
     const next = this.queue.then(async () => {
       const value = settingsFileValue(settings);
-      await mkdir(dirname(this.file), { recursive: true });
-      // Write beside, then rename: a crash leaves the old file or the new one, never half of one.
-      const temp = `${this.file}.${process.pid}.${++tempCounter}.tmp`;
-      await writeFile(temp, JSON.stringify(value, null, 2) + '\n', {
-        encoding: 'utf8',
-        mode: 0o600,
-      });
-      await rename(temp, this.file);
+      // Written beside, then renamed (a crash leaves the old file or the new one), 0600.
+      await writePrivateFileAtomic(this.file, JSON.stringify(value, null, 2) + '\n');
     });
     this.queue = next.catch(() => undefined);
     return next;

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../test-support/agent-harness';
-import { isChatMessage } from '../agent/chat-message';
+import { chatMessageSchema } from '../agent/chat-message';
 import { readTranscript, TranscriptWriter } from './transcript';
 
 const dirs: string[] = [];
@@ -32,11 +32,12 @@ describe('transcript', () => {
     ]);
     writer.appendEvent({ type: 'run-finished', runId: 'r', reason: 'done' }, 3);
     writer.close();
-    expect(readTranscript(file, isChatMessage)).toEqual({
+    expect(readTranscript(file, chatMessageSchema)).toEqual({
       messages: [{ role: 'user', content: 'hi\nthere' }],
       events: [{ type: 'run-finished', runId: 'r', reason: 'done' }],
       metas: [{ type: 'session-created', kind: 'meta', at: 1 }],
       skippedLines: 0,
+      problems: [],
     });
   });
 
@@ -47,17 +48,18 @@ describe('transcript', () => {
     writer.appendMessage({ role: 'assistant', content: 'two' });
     writer.close();
     appendFileSync(file, '{"kind":"message","at":5,"message":{"role":"us');
-    const loaded = readTranscript(file, isChatMessage);
+    const loaded = readTranscript(file, chatMessageSchema);
     expect(loaded.messages).toEqual([
       { role: 'user', content: 'one' },
       { role: 'assistant', content: 'two' },
     ]);
     expect(loaded.skippedLines).toBe(1);
+    expect(loaded.problems).toEqual(['line 3: not JSON (a line cut short by a crash?)']);
 
     const again = new TranscriptWriter(file);
     again.appendMessage({ role: 'user', content: 'three' });
     again.close();
-    expect(readTranscript(file, isChatMessage).messages.map((m) => m.content)).toEqual([
+    expect(readTranscript(file, chatMessageSchema).messages.map((m) => m.content)).toEqual([
       'one',
       'two',
       'three',
@@ -66,7 +68,59 @@ describe('transcript', () => {
 
   it('reads a missing file as empty', async () => {
     expect(
-      readTranscript(join(await makeTempDir('none'), 'x.jsonl'), isChatMessage).messages,
+      readTranscript(join(await makeTempDir('none'), 'x.jsonl'), chatMessageSchema).messages,
     ).toEqual([]);
+  });
+
+  it('writes a value nested 100,000 deep as a line that reads back', async () => {
+    const file = await tempFile();
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const writer = new TranscriptWriter(file);
+    writer.appendEvent({
+      type: 'tool-call-started',
+      runId: 'r',
+      callId: 'c',
+      name: 'x',
+      args: deep,
+      effect: 'read',
+      at: 1,
+    });
+    writer.appendMessage({ role: 'user', content: 'after' });
+    writer.close();
+    const loaded = readTranscript(file, chatMessageSchema);
+    expect(loaded.skippedLines).toBe(0);
+    expect(loaded.events[0]?.type).toBe('tool-call-started');
+    expect(loaded.messages).toEqual([{ role: 'user', content: 'after' }]);
+  });
+
+  it.each([
+    ['null', 'line 1: not a record'],
+    ['[null]', 'line 1: not a record'],
+    [
+      '{"kind":"message","at":1,"message":{"role":"assistant","content":null,"tool_calls":[{}]}}',
+      'line 1: a damaged message (message.tool_calls.0.id: ',
+    ],
+    [
+      '{"kind":"message","at":1,"message":{"role":"assistant","content":null,"tool_calls":[null]}}',
+      'line 1: a damaged message (message.tool_calls.0: ',
+    ],
+    [
+      '{"kind":"event","at":1,"event":{"type":"tool-result","runId":"r","callId":"c","ok":true}}',
+      'line 1: a damaged event (event.output: ',
+    ],
+    ['{"kind":"event","at":1,"event":null}', 'line 1: a damaged event (event: '],
+    ['{"kind":"other"}', 'line 1: a record of no known kind'],
+  ])('skips and reports %s', async (line, problem) => {
+    const file = await tempFile();
+    new TranscriptWriter(file).close();
+    appendFileSync(
+      file,
+      `${line}\n{"kind":"message","at":2,"message":{"role":"user","content":"ok"}}\n`,
+    );
+    const loaded = readTranscript(file, chatMessageSchema);
+    expect(loaded.messages).toEqual([{ role: 'user', content: 'ok' }]);
+    expect(loaded.skippedLines).toBe(1);
+    expect(loaded.problems[0]?.startsWith(problem)).toBe(true);
   });
 });

@@ -3,7 +3,6 @@
 import {
   closeSync,
   existsSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -11,8 +10,12 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { z } from 'zod';
 import type { RunEvent } from '../../shared/events';
+import { runEventSchema } from '../../shared/run-event-schema';
+import { safeJsonStringify } from '../../shared/safe-json';
 import { projectDataDir } from './data-dir';
+import { ensurePrivateDir, openPrivateFile } from './private-files';
 
 export type TranscriptLine =
   | { readonly kind: 'event'; readonly at: number; readonly event: RunEvent }
@@ -24,9 +27,13 @@ export interface LoadedTranscript<M> {
   readonly messages: M[];
   readonly events: RunEvent[];
   readonly metas: Record<string, unknown>[];
-  /** Lines that could not be read (a torn last line after a crash). */
+  /** Lines that could not be read (a torn last line after a crash, a damaged record). */
   readonly skippedLines: number;
+  /** Why lines were skipped, one sentence each ("line 7: message.tool_calls.0.id: …"), at most 20. */
+  readonly problems: readonly string[];
 }
+
+const MAX_PROBLEMS_LISTED = 20;
 
 export function sessionsDir(dataDir: string, realFolder: string): string {
   return join(projectDataDir(dataDir, realFolder), 'sessions');
@@ -40,9 +47,9 @@ export class TranscriptWriter {
   private fd: number | undefined;
 
   constructor(readonly file: string) {
-    mkdirSync(dirname(file), { recursive: true });
+    ensurePrivateDir(dirname(file));
     const torn = !endsWithNewline(file);
-    this.fd = openSync(file, 'a');
+    this.fd = openPrivateFile(file, 'a');
     // After a crash the last line may be torn; start ours on a fresh line so both stay apart.
     if (torn) writeSync(this.fd, '\n');
   }
@@ -67,7 +74,8 @@ export class TranscriptWriter {
   private write(line: TranscriptLine): void {
     if (this.fd === undefined) throw new Error(`transcript ${this.file} is closed`);
     // One write call per line: the line lands whole or, on a crash, torn at the very end.
-    writeSync(this.fd, JSON.stringify(line) + '\n');
+    // Lines carry model-made values: a safe stringify, so no value can end the run here.
+    writeSync(this.fd, safeJsonStringify(line) + '\n');
   }
 }
 
@@ -85,42 +93,59 @@ function endsWithNewline(file: string): boolean {
   }
 }
 
-/** Reads a transcript; `isMessage` checks each stored message (a line that fails is skipped). */
-export function readTranscript<M>(
-  file: string,
-  isMessage: (value: unknown) => value is M,
-): LoadedTranscript<M> {
+/** Reads a transcript; each stored message and event is checked, and a line that fails is skipped. */
+export function readTranscript<M>(file: string, messageSchema: z.ZodType<M>): LoadedTranscript<M> {
   const messages: M[] = [];
   const events: RunEvent[] = [];
   const metas: Record<string, unknown>[] = [];
+  const problems: string[] = [];
   let skippedLines = 0;
-  if (!existsSync(file)) return { messages, events, metas, skippedLines };
-  for (const text of readFileSync(file, 'utf8').split('\n')) {
-    if (text.trim() === '') continue;
+  const skip = (lineNumber: number, reason: string): void => {
+    skippedLines++;
+    if (problems.length < MAX_PROBLEMS_LISTED) problems.push(`line ${lineNumber}: ${reason}`);
+  };
+  if (!existsSync(file)) return { messages, events, metas, skippedLines, problems };
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((text, index) => {
+    if (text.trim() === '') return;
     let line: unknown;
     try {
       line = JSON.parse(text);
     } catch {
-      skippedLines++;
-      continue;
+      skip(index + 1, 'not JSON (a line cut short by a crash?)');
+      return;
     }
-    if (typeof line !== 'object' || line === null) {
-      skippedLines++;
-      continue;
+    if (typeof line !== 'object' || line === null || Array.isArray(line)) {
+      skip(index + 1, 'not a record');
+      return;
     }
     const record = line as Record<string, unknown>;
-    if (record.kind === 'message' && isMessage(record.message)) messages.push(record.message);
-    else if (record.kind === 'event' && isRunEventLike(record.event)) events.push(record.event);
-    else if (record.kind === 'meta') metas.push(record);
-    else skippedLines++;
-  }
-  return { messages, events, metas, skippedLines };
+    switch (record.kind) {
+      case 'message': {
+        const parsed = messageSchema.safeParse(record.message);
+        if (parsed.success) messages.push(parsed.data);
+        else skip(index + 1, `a damaged message (${firstIssue('message', parsed.error)})`);
+        return;
+      }
+      case 'event': {
+        const parsed = runEventSchema.safeParse(record.event);
+        if (parsed.success) events.push(parsed.data);
+        else skip(index + 1, `a damaged event (${firstIssue('event', parsed.error)})`);
+        return;
+      }
+      case 'meta':
+        metas.push(record);
+        return;
+      default:
+        skip(index + 1, 'a record of no known kind');
+    }
+  });
+  return { messages, events, metas, skippedLines, problems };
 }
 
-function isRunEventLike(value: unknown): value is RunEvent {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { type?: unknown }).type === 'string'
-  );
+function firstIssue(root: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = [root, ...issue.path.map(String)].join('.');
+  return `${path}: ${issue.message}`.slice(0, 200);
 }

@@ -308,3 +308,32 @@ describe('execution', () => {
     expect(result.output).toContain('5,000 characters cut from the middle (7,000 in all)');
   });
 });
+
+describe('schemas an MCP server chooses', () => {
+  const withSchema = (name: string, schema: Record<string, unknown>) =>
+    defineTool({
+      name,
+      description: name,
+      parameters: Type.Unsafe<Record<string, unknown>>(schema),
+      effect: 'read',
+      async execute() {
+        return 'ok';
+      },
+    });
+
+  it('compiles the same "$id" again and again (a server relisting its tools)', () => {
+    const checks = createToolRegistry();
+    const schema = { $id: 'https://example.com/s', type: 'object' };
+    for (let i = 0; i < 3; i++) expect(checks.schemaProblem(withSchema('a', schema))).toBeNull();
+  });
+
+  it('a schema named like the meta-schema breaks no other tool', () => {
+    const checks = createToolRegistry();
+    const meta = { $id: 'http://json-schema.org/draft-07/schema#', type: 'object' };
+    checks.schemaProblem(withSchema('meta', meta));
+    expect(checks.schemaProblem(withSchema('plain', { type: 'object' }))).toBeNull();
+    const later = withSchema('later', { type: 'object', properties: { x: { type: 'string' } } });
+    checks.add(later);
+    expect(checks.prepare('later', '{"x":"y"}').ok).toBe(true);
+  });
+});

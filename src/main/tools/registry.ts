@@ -1,16 +1,27 @@
 // The registry dispatches by name so the loop never changes when tools are added (built-ins now,
 // MCP tools later). Every failure becomes a result the model can act on, never an exception.
 import { Ajv, type ValidateFunction } from 'ajv';
+import type { ChangeReport } from '../../shared/change-report';
 import addFormatsModule from 'ajv-formats';
+import { nestsDeeperThan } from '../../shared/safe-json';
 import { coerceArgs } from './arg-coercion';
+import {
+  checkArgumentText,
+  describeBoundsProblem,
+  MAX_ARGUMENT_DEPTH,
+  refusedArgumentsPreview,
+} from './argument-bounds';
 import type { JsonSchema } from './json-schema';
 import { isPlainObject } from './json-schema';
 import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
 import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
+import type { ToolImage } from '../../shared/tool-types';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** OpenAI refuses a request with more tools than this; MCP servers' tools are fitted within it. */
+export const MAX_REQUEST_TOOLS = 128;
 export const CANCELLED_MESSAGE = 'cancelled by the user';
 
 /** The OpenAI `tools` entry for one tool. */
@@ -38,8 +49,11 @@ export interface ToolRunResult {
   /** Bounded text the model receives. */
   readonly output: string;
   readonly outcome: 'ok' | 'error' | 'threw' | 'timeout' | 'cancelled';
+  /** What a command changed on disk (from the command journal). */
+  readonly changes?: ChangeReport;
   /** The tool's word that the output may carry outside content (see ToolReturn). */
   readonly outsideContent?: string;
+  readonly images?: readonly ToolImage[];
 }
 
 export interface ToolRegistryOptions {
@@ -54,6 +68,11 @@ export interface ToolRegistry {
   add(tool: AnyTool): void;
   remove(name: string): boolean;
   definitions(): ToolDefinition[];
+  /**
+   * Compiles a tool's parameter schema with the registry's validator: null when it compiles,
+   * else why not (an MCP server's schema is checked before its tool is added).
+   */
+  schemaProblem(tool: AnyTool): string | null;
   /** Looks up, parses, coerces and validates; never throws. */
   prepare(name: string, rawArguments: string): PreparedCall;
   /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
@@ -71,8 +90,26 @@ export function createToolRegistry(
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
+  // clash with nor be referenced by another's (MCP servers choose their own ids).
+  const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
   addFormats(ajv);
+  const ownRefs = new Set(Object.keys(ajv.refs));
+  /**
+   * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
+   * otherwise keep every schema it compiled, and an MCP server relisting its tools would grow our
+   * memory without end. The root "$id" is left out of what ajv keys it by, so forgetting it can
+   * never drop a schema ajv itself holds (a tool could name its schema like the meta-schema).
+   */
+  const compile = (schema: Record<string, unknown>): ValidateFunction => {
+    const { $id: _id, ...key } = schema;
+    try {
+      return ajv.compile(key);
+    } finally {
+      ajv.removeSchema(key);
+      for (const ref of Object.keys(ajv.refs)) if (!ownRefs.has(ref)) delete ajv.refs[ref];
+    }
+  };
   const byName = new Map<string, AnyTool>();
   // The plain schema is computed once per tool: definitions() is sent on every model turn.
   const schemas = new Map<string, Record<string, unknown>>();
@@ -89,7 +126,7 @@ export function createToolRegistry(
   const validatorFor = (tool: AnyTool): ValidateFunction => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      validate = ajv.compile(schemaOf(tool));
+      validate = compile(schemaOf(tool));
       validators.set(tool.name, validate);
     }
     return validate;
@@ -106,6 +143,14 @@ export function createToolRegistry(
       validators.delete(name);
       return byName.delete(name);
     },
+    schemaProblem(tool) {
+      try {
+        compile(plainSchema(tool.parameters));
+        return null;
+      } catch (error) {
+        return messageOf(error);
+      }
+    },
     definitions: () =>
       [...byName.values()].map((tool) => ({
         type: 'function' as const,
@@ -117,14 +162,24 @@ export function createToolRegistry(
       })),
 
     prepare(name, rawArguments) {
+      const tool = byName.get(name);
+      // Checked on the text, before it is parsed, shown, recorded or hashed anywhere.
+      const problem = checkArgumentText(rawArguments);
+      if (problem) {
+        return {
+          ok: false,
+          ...(tool ? { tool } : {}),
+          args: refusedArgumentsPreview(rawArguments),
+          message: describeBoundsProblem(tool ? name : `"${shortName(name)}"`, problem),
+        };
+      }
       const parsed = parseArguments(rawArguments);
       const shownArgs = parsed.ok ? parsed.value : rawArguments;
-      const tool = byName.get(name);
       if (!tool) {
         return {
           ok: false,
           args: shownArgs,
-          message: `Error: there is no tool named "${name}". Available tools: ${toolList()}.`,
+          message: `Error: there is no tool named "${shortName(name)}". Available tools: ${toolList()}.`,
         };
       }
       if (!parsed.ok) {
@@ -157,6 +212,15 @@ export function createToolRegistry(
         };
       }
       const args = coerceArgs(tool.parameters as JsonSchema, parsed.value);
+      // Coercion parses strings that should have been arrays or objects: check the result too.
+      if (nestsDeeperThan(args, MAX_ARGUMENT_DEPTH)) {
+        return {
+          ok: false,
+          tool,
+          args: refusedArgumentsPreview(rawArguments),
+          message: describeBoundsProblem(name, { kind: 'depth', limit: MAX_ARGUMENT_DEPTH }),
+        };
+      }
       if (!validate(args)) {
         const problems = describeSchemaErrors(validate.errors ?? [], args);
         return {
@@ -184,12 +248,16 @@ export function createToolRegistry(
           const value = outcome.value;
           const text = typeof value === 'string' ? value : value.output;
           const isError = typeof value !== 'string' && value.isError === true;
+          const changes = typeof value === 'string' ? undefined : value.changes;
           const outside = typeof value === 'string' ? undefined : value.outsideContent;
+          const images = typeof value === 'string' ? undefined : value.images;
           return {
             ok: !isError,
             output: boundOutput(text, maxOutputChars),
             outcome: isError ? 'error' : 'ok',
+            ...(changes ? { changes } : {}),
             ...(outside !== undefined ? { outsideContent: outside } : {}),
+            ...(images && images.length > 0 ? { images } : {}),
           };
         }
         case 'threw':
@@ -234,6 +302,11 @@ function parseArguments(raw: string): Parsed {
   } catch (error) {
     return { ok: false, reason: messageOf(error) };
   }
+}
+
+/** A model-sent name inside a message: bounded, so a megabyte "name" stays a short line. */
+function shortName(name: string): string {
+  return name.length > 100 ? `${name.slice(0, 100)}…` : name;
 }
 
 function kindOf(value: unknown): string {

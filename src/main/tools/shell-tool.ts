@@ -5,7 +5,7 @@ import os from 'node:os';
 import { Type } from '@sinclair/typebox';
 import type { SandboxState } from '../../shared/tool-types';
 import { classifyCommand } from '../shell/command-classifier';
-import { cleanEnvironment, GIT_AS_CONFIGURED } from '../shell/command-env';
+import { cleanEnvironment, GIT_AS_CONFIGURED, withoutSecrets } from '../shell/command-env';
 import type { GitMode } from '../shell/command-env';
 import { runInPty } from '../shell/pty-session';
 import type { PtyRunResult } from '../shell/pty-session';
@@ -28,6 +28,8 @@ export interface ShellToolOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Further variable names holding secrets, removed from the command's environment. */
   readonly secretNames?: readonly string[];
+  /** Secret values (the API key): a variable carrying one is removed wherever it is. */
+  readonly secretValues?: readonly string[];
   /** Hidden by the sandbox; `os.homedir()` when absent. */
   readonly home?: string;
   readonly defaultTimeoutSeconds?: number;
@@ -105,7 +107,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
     target: (args) => ({ kind: 'command', command: args.command }),
     async preview(args, ctx) {
       const [verdict, state] = await Promise.all([
-        classifyCommand(args.command, ctx.folder),
+        classifyCommand(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
         probe(),
       ]);
       // A card is shown only for what the person will approve: that runs as its text.
@@ -131,7 +133,9 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       // command classified here (and then it runs read-only exactly when it is judged so).
       const given = ctx.permit?.command;
       const [verdict, state] = await Promise.all([
-        given?.command === args.command ? given : classifyCommand(args.command, ctx.folder),
+        given?.command === args.command
+          ? given
+          : classifyCommand(args.command, ctx.folder, { untouchable: ctx.services.dataFolders }),
         probe(),
       ]);
       const run = planCommandRun(ctx.permit?.basis ?? defaultBasis(verdict), verdict);
@@ -141,8 +145,15 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
         home: options.home ?? os.homedir(),
         allowNetwork: run.network && ctx.services.allowShellNetwork === true,
         access: run.access,
+        dataFolders: ctx.services.dataFolders ?? [],
       };
-      const env = { ...(options.env ?? process.env) };
+      // Secrets leave first, so nothing derived from this environment (git's config lookups, the
+      // clean environment of a read-only command) can carry them either.
+      const env = withoutSecrets(
+        options.env ?? process.env,
+        options.secretNames,
+        options.secretValues,
+      );
       // No one approved a read-only command, so git runs nothing a repository's config names.
       const git: GitMode = run.readOnly
         ? { kind: 'read-only', refusedKeys: await repositoryDiffPrograms(ctx.folder, env) }
@@ -160,6 +171,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
             ? { ...cleanEnvironment(env, ctx.folder), ...sandbox.env }
             : { ...env, ...sandbox.env },
           secretNames: options.secretNames,
+          secretValues: options.secretValues,
           git,
           wrap: sandbox.wrap,
           quietMs: options.quietMs,

@@ -2,7 +2,14 @@
 // Built-in tools declare their schema with TypeBox so `execute` gets typed arguments; MCP tools
 // arrive as plain JSON Schema and go through the same registry and validation.
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { CommandVerdict, RunBasis, ToolEffect, ToolPreview } from '../../shared/tool-types';
+import type { ChangeReport } from '../../shared/change-report';
+import type {
+  CommandVerdict,
+  RunBasis,
+  ToolEffect,
+  ToolImage,
+  ToolPreview,
+} from '../../shared/tool-types';
 
 export type { RunBasis };
 
@@ -12,6 +19,11 @@ export interface WriteJournal {
   recordBefore(absPath: string, callId: string): Promise<void>;
   /** Call after the change, so a later revert can tell whether the file changed since. */
   recordAfter?(absPath: string, callId: string): Promise<void>;
+  /**
+   * Writes the file through the journal (write-ahead: the before-image and the planned content
+   * are on disk before the rename). Preferred over recordBefore/recordAfter where present.
+   */
+  write?(absPath: string, callId: string, content: string): Promise<void>;
 }
 
 /** What a call touches, so one policy can judge every tool (DESIGN.md §5). */
@@ -28,6 +40,11 @@ export interface ToolServices {
   readonly allowPrivateNetwork?: boolean;
   /** shell: whether the sandbox lets commands reach the network. */
   readonly allowShellNetwork?: boolean;
+  /**
+   * Real paths of Tandem's own data folders. No tool reads, lists or changes anything in them,
+   * and a command's sandbox hides them, wherever they are (issue 11 item 5).
+   */
+  readonly dataFolders?: readonly string[];
 }
 
 /**
@@ -58,12 +75,34 @@ export interface ToolContext {
 export interface ToolReturn {
   readonly output: string;
   readonly isError?: boolean;
+  /** What a command changed on disk, as data (the output carries the same as text). */
+  readonly changes?: ChangeReport;
   /**
    * Set when the output may carry content from outside the machine (a command that ran with the
    * network on): says where it came from, e.g. "after running `curl …` with network on". The
    * session counts as tainted from then on, as after a fetch.
    */
   readonly outsideContent?: string;
+  /** Images for the trace (the model gets `output`, which describes them). */
+  readonly images?: readonly ToolImage[];
+}
+
+/**
+ * Where an MCP tool comes from, for the policy: which server, whether the person trusts its
+ * annotations, and whether it runs inside the sandbox.
+ */
+export interface McpOrigin {
+  readonly server: string;
+  /** The server's own name for the tool. */
+  readonly tool: string;
+  readonly trusted: boolean;
+  readonly sandboxed: boolean;
+  /** The annotations as words for reasons ("read-only, closed world"). */
+  readonly annotations: string;
+  /** The server marks the tool destructive (only ever raises the bar). */
+  readonly destructive: boolean;
+  /** Hash of the server's definition (command, args, env, cwd / url, headers): rules bind to it. */
+  readonly definition: string;
 }
 
 export interface Tool<S extends TSchema = TSchema> {
@@ -79,6 +118,8 @@ export interface Tool<S extends TSchema = TSchema> {
    * (`command`) or a write's content (`content`). Absent: the call is allowed or denied as asked.
    */
   readonly editable?: 'command' | 'content';
+  /** Set for a tool an MCP server provides. */
+  readonly mcp?: McpOrigin;
   /** What the call touches, for the policy. Absent means `{ kind: 'none' }`. */
   target?(args: Static<S>, ctx: ToolContext): ToolTarget;
   /** What the person must see before approving: the diff, the command, the URL. */

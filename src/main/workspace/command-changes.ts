@@ -1,141 +1,122 @@
-// What a shell command changed on disk, built from two shadow-git trees: a summary
-// ("3 files changed, +12 −4") and one unified diff per file.
-import { createTwoFilesPatch } from 'diff';
-import { diffStats } from './diff-stats';
+// What a command changed, described for the person and the model: one FileChangeReport per file
+// from its before and after images (objects in the store). Text files up to the diff cap get a
+// unified diff (bounded in work and size); bigger ones are compared by hash and size only and are
+// never loaded (issue 10 item 8); binary files and symlinks get a one-line description.
+import { structuredPatch, formatPatch } from 'diff';
+import { relative } from 'node:path';
+import { displayPath, type ChangeStatus, type FileChangeReport } from '../../shared/change-report';
+import type { FileImage } from './file-image';
+import type { ObjectStore } from './object-store';
 
-export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'type-changed';
-
-export interface ChangedFile {
-  /** Relative to the project folder. */
-  readonly path: string;
-  readonly status: ChangeStatus;
-  readonly added: number;
-  readonly removed: number;
-  readonly binary: boolean;
-  /** Unified diff; for binary files a one-line description. Empty beyond the diff budget. */
-  readonly diff: string;
-}
-
-export interface CommandChanges {
-  /** "3 files changed, +12 −4", or "no files changed". */
-  readonly summary: string;
-  readonly files: readonly ChangedFile[];
-}
-
-/** One line of `git diff-tree -r -z --raw` output. */
-export interface RawChange {
-  readonly path: string;
-  readonly status: ChangeStatus;
-  readonly oldMode: string;
-  readonly newMode: string;
-  readonly oldId: string;
-  readonly newId: string;
-}
-
-const NULL_ID = /^0+$/;
+/** Files larger than this (either side) are described without a text diff. */
+export const DIFF_MAX_BYTES = 1024 * 1024;
 const MAX_DIFF_CHARS = 40_000;
 const MAX_TOTAL_DIFF_CHARS = 400_000;
+/** jsdiff gives up beyond this many milliseconds per file (then the diff is not shown). */
+const DIFF_TIMEOUT_MS = 500;
 
-export function parseRawDiff(output: Buffer): RawChange[] {
-  const fields = output.toString('utf8').split('\0');
-  const changes: RawChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const meta = fields[i] as string;
-    const path = fields[i + 1] as string;
-    const [oldMode = '', newMode = '', oldId = '', newId = '', code = ''] = meta
-      .replace(/^:/, '')
-      .split(' ');
-    if (oldMode === '160000' || newMode === '160000') continue; // Nested repositories are not tracked.
-    changes.push({ path, status: statusOf(code), oldMode, newMode, oldId, newId });
-  }
-  return changes;
+export interface ImagePair {
+  /** Absolute path. */
+  readonly path: string;
+  readonly before: FileImage;
+  readonly after: FileImage;
 }
 
-function statusOf(code: string): ChangeStatus {
-  switch (code[0]) {
-    case 'A':
-      return 'added';
-    case 'D':
-      return 'deleted';
-    case 'T':
-      return 'type-changed';
-    default:
-      return 'modified';
-  }
-}
-
-export function hasContent(id: string): boolean {
-  return id !== '' && !NULL_ID.test(id);
-}
-
-/** Builds the per-file diffs; `blobs` maps object ids to their content. */
-export function describeChanges(
-  raw: readonly RawChange[],
-  blobs: ReadonlyMap<string, Buffer>,
-): CommandChanges {
+export function describeCommandFiles(
+  folder: string,
+  pairs: readonly ImagePair[],
+  objects: ObjectStore,
+): FileChangeReport[] {
   let budget = MAX_TOTAL_DIFF_CHARS;
+  const sorted = [...pairs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return sorted.map((pair) => {
+    const report = describeOne(relative(folder, pair.path), pair, objects, budget > 0);
+    budget -= report.diff.length;
+    return report;
+  });
+}
+
+function describeOne(
+  rel: string,
+  pair: ImagePair,
+  objects: ObjectStore,
+  withDiff: boolean,
+): FileChangeReport {
+  const { before, after } = pair;
+  const status = statusOf(before, after);
+  const sizes = {
+    ...(before.kind === 'file' ? { sizeBefore: before.size } : {}),
+    ...(after.kind === 'file' ? { sizeAfter: after.size } : {}),
+  };
+  const base = { path: rel, status, added: 0, removed: 0, ...sizes };
+  if (before.kind === 'symlink' || after.kind === 'symlink') {
+    const from =
+      before.kind === 'symlink' ? `symlink to ${displayPath(before.target)}` : before.kind;
+    const to = after.kind === 'symlink' ? `symlink to ${displayPath(after.target)}` : after.kind;
+    return { ...base, content: 'symlink', diff: `${displayPath(rel)}: ${from} → ${to}\n` };
+  }
+  if (before.kind !== 'file' && after.kind !== 'file')
+    return { ...base, content: 'none', diff: '' };
+  if (status === 'mode-changed' && before.kind === 'file' && after.kind === 'file') {
+    return {
+      ...base,
+      content: 'none',
+      diff: `${displayPath(rel)}: mode ${octal(before.mode)} → ${octal(after.mode)}\n`,
+    };
+  }
+  const tooBig =
+    (before.kind === 'file' && before.size > DIFF_MAX_BYTES) ||
+    (after.kind === 'file' && after.size > DIFF_MAX_BYTES);
+  if (tooBig) return { ...base, content: 'big', diff: '' };
+  const oldBytes = before.kind === 'file' ? objects.read(before.sha256) : Buffer.alloc(0);
+  const newBytes = after.kind === 'file' ? objects.read(after.sha256) : Buffer.alloc(0);
+  if (isBinary(oldBytes) || isBinary(newBytes)) {
+    return {
+      ...base,
+      content: 'binary',
+      diff: `Binary file ${displayPath(rel)} ${status} (${oldBytes.length} → ${newBytes.length} bytes)\n`,
+    };
+  }
+  const name = displayPath(rel);
+  const patch = structuredPatch(
+    status === 'added' ? '/dev/null' : `a/${name}`,
+    status === 'deleted' ? '/dev/null' : `b/${name}`,
+    oldBytes.toString('utf8'),
+    newBytes.toString('utf8'),
+    '',
+    '',
+    { context: 3, timeout: DIFF_TIMEOUT_MS },
+  );
+  if (!patch) {
+    return { ...base, content: 'text', diff: `${name}: too many changes to show a diff\n` };
+  }
   let added = 0;
   let removed = 0;
-  const files = raw.map((change): ChangedFile => {
-    const before = hasContent(change.oldId) ? blobs.get(change.oldId) : undefined;
-    const after = hasContent(change.newId) ? blobs.get(change.newId) : undefined;
-    const binary = isBinary(before) || isBinary(after);
-    if (binary) {
-      return {
-        path: change.path,
-        status: change.status,
-        added: 0,
-        removed: 0,
-        binary,
-        diff: binaryNote(change, before, after),
-      };
+  for (const hunk of patch.hunks) {
+    for (const line of hunk.lines) {
+      if (line.startsWith('+')) added += 1;
+      else if (line.startsWith('-')) removed += 1;
     }
-    const oldText = before?.toString('utf8') ?? '';
-    const newText = after?.toString('utf8') ?? '';
-    const counts = diffStats(oldText, newText);
-    added += counts.added;
-    removed += counts.removed;
-    let diff = createTwoFilesPatch(
-      change.status === 'added' ? '/dev/null' : `a/${change.path}`,
-      change.status === 'deleted' ? '/dev/null' : `b/${change.path}`,
-      oldText,
-      newText,
-      '',
-      '',
-      { context: 3 },
-    );
-    if (diff.length > MAX_DIFF_CHARS)
-      diff = `${diff.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters)\n`;
-    if (budget <= 0) diff = '';
-    budget -= diff.length;
-    return { path: change.path, status: change.status, ...counts, binary, diff };
-  });
-  return { summary: summarize(files.length, added, removed), files };
-}
-
-function summarize(count: number, added: number, removed: number): string {
-  if (count === 0) return 'no files changed';
-  return `${count} file${count === 1 ? '' : 's'} changed, +${added} −${removed}`;
-}
-
-/** The changes as text for a tool result or the trace: summary, then each file's diff. */
-export function renderChanges(changes: CommandChanges): string {
-  const lines = [changes.summary];
-  for (const file of changes.files) {
-    lines.push(`${file.status} ${file.path} (+${file.added} −${file.removed})`);
   }
-  const diffs = changes.files.map((file) => file.diff).filter((diff) => diff !== '');
-  return [...lines, '', ...diffs].join('\n').trimEnd();
+  let diff = withDiff ? formatPatch(patch) : '';
+  if (diff.length > MAX_DIFF_CHARS)
+    diff = `${diff.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters)\n`;
+  return { ...base, added, removed, content: 'text', diff };
 }
 
-function isBinary(content: Buffer | undefined): boolean {
-  return content !== undefined && content.subarray(0, 8000).includes(0);
+function statusOf(before: FileImage, after: FileImage): ChangeStatus {
+  if (before.kind === 'absent') return 'added';
+  if (after.kind === 'absent') return 'deleted';
+  if (before.kind !== after.kind) return 'type-changed';
+  if (before.kind === 'file' && after.kind === 'file' && before.sha256 === after.sha256)
+    return 'mode-changed';
+  return 'modified';
 }
 
-function binaryNote(
-  change: RawChange,
-  before: Buffer | undefined,
-  after: Buffer | undefined,
-): string {
-  return `Binary file ${change.path} ${change.status} (${before?.length ?? 0} → ${after?.length ?? 0} bytes)\n`;
+function isBinary(content: Buffer): boolean {
+  return content.subarray(0, 8000).includes(0);
+}
+
+function octal(mode: number): string {
+  return mode.toString(8).padStart(4, '0');
 }

@@ -20,6 +20,7 @@ import {
   nameInDir,
   UnverifiedPathError,
   verifyOpened,
+  verifyOpenedSync,
   verifyStrategy,
   type VerifyStrategy,
 } from './fd-verify';
@@ -53,7 +54,20 @@ async function opened(path: string): Promise<FileHandle> {
 const strategies: VerifyStrategy[] = existsSync('/proc/self/fd') ? ['proc', 'rewalk'] : ['rewalk'];
 const expected = () => join(root, 'a', 'x.txt');
 
-describe.each(strategies)('verifyOpened (%s)', (strategy) => {
+/** The main thread's form and the scan worker's synchronous one must judge alike. */
+const forms = [
+  ['verifyOpened', verifyOpened],
+  [
+    'verifyOpenedSync',
+    (r: string, e: string, h: FileHandle, s: VerifyStrategy) =>
+      Promise.resolve().then(() => verifyOpenedSync(r, e, h.fd, s)),
+  ],
+] as const;
+const cases = strategies.flatMap((strategy) =>
+  forms.map(([name, form]) => ({ name, form, strategy })),
+);
+
+describe.each(cases)('$name ($strategy)', ({ form: verifyOpened, strategy }) => {
   it('accepts the file at the checked path and gives its stats', async () => {
     const stats = await verifyOpened(root, expected(), await opened(expected()), strategy);
     expect(stats.isFile()).toBe(true);

@@ -15,7 +15,7 @@
 // and names inside a verified folder are reached through its path, not its descriptor. The window
 // is microseconds and the attacker needs write access inside the project; Linux has no such gap.
 import type { BigIntStats } from 'node:fs';
-import { existsSync } from 'node:fs';
+import { existsSync, fstatSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { lstat, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { isInside } from './path-guard';
 
@@ -56,6 +56,40 @@ export async function verifyOpened(
     handle.stat({ bigint: true }),
     lstat(expected, { bigint: true }).catch(() => undefined),
   ]);
+  return judge(expected, actual, opened, named);
+}
+
+/**
+ * verifyOpened for a descriptor number, with synchronous calls: for the scan worker, whose walk
+ * is synchronous (a promise per system call would cost more than the call).
+ */
+export function verifyOpenedSync(
+  root: string,
+  expected: string,
+  fd: number,
+  strategy: VerifyStrategy = verifyStrategy,
+): BigIntStats {
+  if (!isInside(root, expected)) throw new UnverifiedPathError(expected, 'it is not inside');
+  const actual = strategy === 'proc' ? procPathSync(expected, fd) : rewalkSync(expected);
+  const opened = fstatSync(fd, { bigint: true });
+  return judge(expected, actual, opened, lstatOrUndefined(expected));
+}
+
+function lstatOrUndefined(path: string): BigIntStats | undefined {
+  try {
+    return lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The verdict both forms share: the kernel's path is the checked one and names this inode. */
+function judge(
+  expected: string,
+  actual: string,
+  opened: BigIntStats,
+  named: BigIntStats | undefined,
+): BigIntStats {
   if (actual !== expected) {
     throw new UnverifiedPathError(expected, 'the opened file is somewhere else');
   }
@@ -67,7 +101,7 @@ export async function verifyOpened(
 
 /** A path naming `name` inside the open folder `dir` (whose verified real path is `dirPath`). */
 export function nameInDir(
-  dir: FileHandle,
+  dir: { readonly fd: number },
   dirPath: string,
   name: string,
   strategy: VerifyStrategy = verifyStrategy,
@@ -90,6 +124,22 @@ async function procPath(expected: string, handle: FileHandle): Promise<string> {
 async function rewalk(expected: string): Promise<string> {
   try {
     return await realpath(expected);
+  } catch (error) {
+    throw new UnverifiedPathError(expected, `it cannot be resolved: ${(error as Error).message}`);
+  }
+}
+
+function procPathSync(expected: string, fd: number): string {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch (error) {
+    throw new UnverifiedPathError(expected, `/proc gave no path: ${(error as Error).message}`);
+  }
+}
+
+function rewalkSync(expected: string): string {
+  try {
+    return realpathSync.native(expected);
   } catch (error) {
     throw new UnverifiedPathError(expected, `it cannot be resolved: ${(error as Error).message}`);
   }

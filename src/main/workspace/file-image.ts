@@ -1,78 +1,103 @@
-// What one path looked like at a moment: absent, a file (content kept in a content-addressed
-// blob store), or a symlink. The journal compares and restores these. Project files are read and
-// written only through verified-fs.ts (`root` is the project's real path); the blob store lives in
-// Tandem's own data folder and uses plain atomic writes.
-import { createHash } from 'node:crypto';
-import { lstat, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
+// What one path looked like at a moment: absent, a file (content kept in the object store), or a
+// symlink (recorded as a link, never followed). The journal compares and restores these. Every
+// look at the project and every write, delete and symlink goes through verified-fs.ts (open, then
+// verify the descriptor), so undo never reads or writes through a folder that is, or becomes while
+// it works, a symlink (issue 9 item 5, issue 11 item 1). `root` is the project's real path.
+import type { BigIntStats } from 'node:fs';
+import { basename, dirname, relative } from 'node:path';
+import type { ObjectStore } from './object-store';
+import { errno } from './verified-dir';
 import {
-  readEntryVerified,
+  openDirVerified,
   removeEmptyFoldersVerified,
   removeFileVerified,
   symlinkVerified,
+  UnverifiedPathError,
   writeFileVerified,
+  type VerifiedDir,
 } from './verified-fs';
 
 export type FileImage =
   | { readonly kind: 'absent' }
   | { readonly kind: 'file'; readonly sha256: string; readonly size: number; readonly mode: number }
   | { readonly kind: 'symlink'; readonly target: string }
-  /** Too large to keep: the change can be shown but not reverted. */
+  /** Written by older versions for files they did not keep: shown, never restored. */
   | { readonly kind: 'too-large'; readonly size: number }
-  /** A folder or special file: nothing a file tool writes. */
+  /** A folder or special file: nothing undo writes. */
   | { readonly kind: 'other' };
 
-/** Files above this size are not kept in the journal (their changes cannot be reverted). */
-export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
+/** The current state of `abs`, or why it cannot be looked at safely. */
+export type CurrentImage =
+  | { readonly ok: true; readonly image: FileImage; readonly stats?: BigIntStats }
+  | { readonly ok: false; readonly reason: string };
 
-export class BlobStore {
-  constructor(private readonly dir: string) {}
+const ABSENT: CurrentImage = { ok: true, image: { kind: 'absent' } };
 
-  async put(content: Uint8Array): Promise<string> {
-    const sha256 = createHash('sha256').update(content).digest('hex');
-    const path = this.pathOf(sha256);
-    const present = await lstat(path).catch(() => undefined);
-    if (!present) await writeFileAtomic(path, content, { mode: 0o600 });
-    return sha256;
-  }
-
-  get(sha256: string): Promise<Buffer> {
-    return readFile(this.pathOf(sha256));
-  }
-
-  private pathOf(sha256: string): string {
-    return join(this.dir, sha256.slice(0, 2), sha256);
+/** Looks at `abs` now; with `keep`, a file's content is stored so it can be restored later. */
+export async function captureImage(
+  root: string,
+  abs: string,
+  store: ObjectStore,
+  keep: boolean,
+): Promise<CurrentImage> {
+  if (abs === root) return { ok: true, image: { kind: 'other' } };
+  try {
+    return await inParent(root, abs, async (dir, name) => {
+      const stats = dir && (await dir.lstat(name));
+      if (!dir || !stats) return ABSENT;
+      if (stats.isSymbolicLink()) {
+        return { ok: true, image: { kind: 'symlink', target: await dir.readlink(name) } };
+      }
+      if (!stats.isFile()) return { ok: true, image: { kind: 'other' } };
+      const file = await dir.openForRead(name).catch((error: unknown) => {
+        if (errno(error) === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (!file) return changedWhileRead(root, abs);
+      try {
+        const stored = await store.putOpened(file.handle.fd, keep);
+        if (!stored) return changedWhileRead(root, abs);
+        const image: FileImage = {
+          kind: 'file',
+          sha256: stored.sha256,
+          size: stored.size,
+          mode: Number(file.stats.mode & 0o7777n),
+        };
+        return { ok: true, stats: file.stats, image };
+      } finally {
+        await file.handle.close();
+      }
+    });
+  } catch (error) {
+    if (error instanceof UnverifiedPathError)
+      return { ok: false, reason: unreachable(root, error) };
+    throw error;
   }
 }
 
 /**
- * Captures the current state of `path` (a real path inside `root`); with a store, file content is
- * kept for a later restore.
+ * Whether `abs` is still the file looked at as `seen` (same inode, size, times and mode): a check
+ * that needs no second read of a big file.
  */
-export async function captureImage(
+export async function unchangedSince(
   root: string,
-  path: string,
-  store?: BlobStore,
-): Promise<FileImage> {
-  const read = await readEntryVerified(root, path, { maxBytes: MAX_IMAGE_BYTES });
-  switch (read.kind) {
-    case 'missing':
-      return { kind: 'absent' };
-    case 'symlink':
-      return { kind: 'symlink', target: read.target };
-    case 'too-large':
-      return { kind: 'too-large', size: read.size };
-    case 'folder':
-    case 'other':
-      return { kind: 'other' };
-    case 'file': {
-      const content = read.bytes;
-      const sha256 = store
-        ? await store.put(content)
-        : createHash('sha256').update(content).digest('hex');
-      return { kind: 'file', sha256, size: content.length, mode: read.mode };
-    }
+  abs: string,
+  seen: BigIntStats,
+): Promise<boolean> {
+  try {
+    const now = await inParent(root, abs, async (dir, name) => dir && (await dir.lstat(name)));
+    return (
+      now !== undefined &&
+      now.isFile() &&
+      now.dev === seen.dev &&
+      now.ino === seen.ino &&
+      now.size === seen.size &&
+      now.mtimeNs === seen.mtimeNs &&
+      now.ctimeNs === seen.ctimeNs &&
+      now.mode === seen.mode
+    );
+  } catch {
+    return false; // Not reachable safely: the caller looks again (and says why).
   }
 }
 
@@ -91,31 +116,100 @@ export function sameImage(a: FileImage, b: FileImage): boolean {
 }
 
 /**
- * Puts `image` back at `path` (a real path inside `root`). A file that did not exist is deleted,
- * and folders created for it are removed up to `keepDir` when empty.
+ * Puts `image` back at `abs` (inside `root`). A file that did not exist is deleted, and folders
+ * created for it are removed up to `keepDir` when empty. A file is streamed from the store into a
+ * temp file (named `options.temp` when the journal announced one) in the verified folder and
+ * renamed over the name, so a symlink there is replaced, not followed. Throws UnverifiedPathError
+ * when a folder on the way is a symlink or moved.
  */
 export async function restoreImage(
   root: string,
-  path: string,
+  abs: string,
   image: FileImage,
-  store: BlobStore,
+  store: ObjectStore,
   keepDir?: string,
+  options: { readonly temp?: string | undefined } = {},
 ): Promise<'restored' | 'deleted'> {
   switch (image.kind) {
     case 'absent':
-      await removeFileVerified(root, path);
-      if (keepDir) await removeEmptyFoldersVerified(root, dirname(path), keepDir);
+      await removeFileVerified(root, abs);
+      if (keepDir) await removeEmptyFoldersVerified(root, dirname(abs), keepDir);
       return 'deleted';
     case 'file':
-      // The rename of the atomic write replaces a symlink at `path` instead of following it.
-      await writeFileVerified(root, path, await store.get(image.sha256), { mode: image.mode });
+      await writeFileVerified(
+        root,
+        abs,
+        async (file) => {
+          if (image.size > 0) await store.copyOut(image.sha256, file.fd);
+        },
+        {
+          mode: image.mode,
+          ...(options.temp !== undefined ? { tempName: basename(options.temp) } : {}),
+        },
+      );
       return 'restored';
     case 'symlink':
-      await symlinkVerified(root, path, image.target);
+      await symlinkVerified(root, abs, image.target);
       return 'restored';
     case 'too-large':
-      throw new Error(`${path} was too large (${image.size} bytes) to keep a copy`);
+      throw new Error(`${abs} was too large (${image.size} bytes) to keep a copy`);
     case 'other':
-      throw new Error(`${path} was not a regular file`);
+      throw new Error(`${abs} was not a regular file`);
   }
+}
+
+/**
+ * Deletes a temp file the journal named, if it is still there and still a plain file, reached
+ * through a verified folder; a name that cannot be verified (or is outside) is left alone.
+ */
+export async function removeTempFile(root: string, path: string): Promise<void> {
+  try {
+    await inParent(root, path, async (dir, name) => {
+      if ((await dir?.lstat(name))?.isFile()) await dir?.unlink(name);
+    });
+  } catch (error) {
+    if (error instanceof UnverifiedPathError || errno(error) === 'ENOENT') return;
+    throw error;
+  }
+}
+
+/** Why undo cannot reach a path, in words: which folder could not be verified, and that it stops. */
+export function unreachable(root: string, error: UnverifiedPathError): string {
+  const name = relativeName(root, error.path);
+  const what = error.why.startsWith('it ')
+    ? `${name} ${error.why.slice(3)}`
+    : `${name}: ${error.why}`;
+  return `${what}, and undo reads and writes only through folders it has verified`;
+}
+
+/** For messages: the path as the person knows it. */
+export function relativeName(root: string, abs: string): string {
+  return relative(root, abs) || '.';
+}
+
+/**
+ * Runs `work` with the verified folder holding `abs` (undefined when that folder does not exist)
+ * and the final name; closes the folder after.
+ */
+async function inParent<T>(
+  root: string,
+  abs: string,
+  work: (dir: VerifiedDir | undefined, name: string) => Promise<T>,
+): Promise<T> {
+  let dir: VerifiedDir | undefined;
+  try {
+    dir = await openDirVerified(root, dirname(abs));
+  } catch (error) {
+    const code = errno(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  try {
+    return await work(dir, basename(abs));
+  } finally {
+    await dir?.close();
+  }
+}
+
+function changedWhileRead(root: string, abs: string): CurrentImage {
+  return { ok: false, reason: `${relativeName(root, abs)} changed while it was being read` };
 }

@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import {
+  appendFile,
   chmod,
   mkdir,
   mkdtemp,
   readFile,
   readdir,
   realpath,
+  rename,
   rm,
   stat,
   unlink,
@@ -26,7 +30,7 @@ beforeEach(async () => {
   folder = join(base, 'proj');
   journalDir = join(base, 'data', 'sessions', 's1', 'journal');
   await mkdir(folder);
-  journal = await openFileJournal(journalDir, folder);
+  journal = await openFileJournal({ dir: journalDir, folder });
 });
 afterEach(async () => {
   await rm(base, { recursive: true, force: true });
@@ -112,6 +116,49 @@ describe('FileJournal', () => {
     expect(await readdir(folder)).toEqual(['a.txt']);
   });
 
+  it('refuses an older call whose file a newer call put back as it was, until that one is undone', async () => {
+    // c1 creates the file, c2 deletes it: the file is as before c1, but only because of c2.
+    await change('c1', 'a.txt', 'one');
+    await change('c2', 'a.txt', null);
+    expect(await journal.revert('c1')).toMatchObject({ ok: false, conflicts: [p('a.txt')] });
+    expect(journal.hasChanges('c1')).toBe(true);
+    expect(await journal.revert('c2')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('one');
+    expect(await journal.revert('c1')).toMatchObject({ ok: true, files: [{ action: 'deleted' }] });
+    expect(await readdir(folder)).toEqual([]);
+  });
+
+  it('refuses an older call whose file looks as it left it only because of newer calls', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'a.txt', null);
+    await change('c3', 'a.txt', 'v2');
+    expect(await journal.revert('c1')).toMatchObject({ ok: false, conflicts: [p('a.txt')] });
+    expect(await read('a.txt')).toBe('v2');
+    const turn = await journal.revertTurn(['c1', 'c2', 'c3']);
+    expect(turn).toMatchObject({ ok: true, reverted: ['c3', 'c2', 'c1'] });
+    expect(await read('a.txt')).toBe('v1');
+  });
+
+  it('does not hold an older call back for a newer one that wrote the same bytes', async () => {
+    await writeFile(p('a.txt'), 'v1');
+    await change('c1', 'a.txt', 'v2');
+    await change('c2', 'a.txt', 'v2');
+    expect(await journal.revert('c1')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('v1');
+  });
+
+  it('counts a file already put back by hand as undone', async () => {
+    await change('c1', 'a.txt', 'one');
+    await unlink(p('a.txt'));
+    expect(await journal.revert('c1')).toMatchObject({
+      ok: true,
+      files: [],
+      message: 'Call c1: files were already as before.',
+    });
+    expect(journal.hasChanges('c1')).toBe(false);
+  });
+
   it('stops a turn at the first conflict and says which call', async () => {
     await writeFile(p('a.txt'), 'v1');
     await change('c1', 'a.txt', 'v2');
@@ -147,14 +194,14 @@ describe('FileJournal', () => {
     await writeFile(p('a.txt'), 'v1');
     await change('c1', 'a.txt', 'v2');
     await change('c2', 'b.txt', 'created');
-    const reopened = await openFileJournal(journalDir, folder);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
     expect(reopened.hasChanges('c1')).toBe(true);
     expect(await reopened.revertTurn(['c1', 'c2'])).toMatchObject({
       ok: true,
       reverted: ['c2', 'c1'],
     });
     expect(await read('a.txt')).toBe('v1');
-    const again = await openFileJournal(journalDir, folder);
+    const again = await openFileJournal({ dir: journalDir, folder });
     expect(again.hasChanges('c1')).toBe(false); // The revert was persisted too.
   });
 
@@ -164,7 +211,110 @@ describe('FileJournal', () => {
       join(journalDir, 'journal.jsonl'),
       (await readFile(join(journalDir, 'journal.jsonl'), 'utf8')) + '{"type":"bef',
     );
-    const reopened = await openFileJournal(journalDir, folder);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
     expect((await reopened.revert('c1')).ok).toBe(true);
+  });
+});
+
+describe('FileJournal write-ahead (issue 10 item 6)', () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  /** What a crash between the intent and the completion leaves: the intent line, a temp. */
+  async function crashedWrite(rel: string, planned: string, renamed: boolean): Promise<string> {
+    await journal.write(p('seed.txt'), 'seed', 'x'); // The journal's own files exist.
+    const before = await journal.objects.putFile(folder, p(rel));
+    const temp = join(folder, `.${rel}.tandem-0123456789ab.tmp`);
+    await writeFile(temp, planned);
+    const intent = {
+      type: 'write-intent',
+      seq: 9,
+      callId: 'c1',
+      path: p(rel),
+      before: { kind: 'file', sha256: before!.sha256, size: before!.size, mode: 0o644 },
+      planned: { sha256: sha(planned), size: planned.length },
+      temp,
+    };
+    await appendFile(join(journalDir, 'journal.jsonl'), JSON.stringify(intent) + '\n');
+    if (renamed) await rename(temp, p(rel));
+    return temp;
+  }
+
+  it('completes a write that reached the disk, so it can be reverted', async () => {
+    await writeFile(p('a.txt'), 'old\n');
+    await chmod(p('a.txt'), 0o644);
+    await crashedWrite('a.txt', 'new\n', true);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(await reopened.reconcile()).toEqual([
+      { kind: 'write', callId: 'c1', path: p('a.txt'), outcome: 'completed' },
+    ]);
+    expect(await reopened.revert('c1')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('old\n');
+  });
+
+  it('drops a write that never happened and deletes its temp file', async () => {
+    await writeFile(p('a.txt'), 'old\n');
+    await chmod(p('a.txt'), 0o644);
+    const temp = await crashedWrite('a.txt', 'new\n', false);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(await reopened.reconcile()).toEqual([
+      { kind: 'write', callId: 'c1', path: p('a.txt'), outcome: 'not-run' },
+    ]);
+    expect(existsSync(temp)).toBe(false);
+    expect(reopened.hasChanges('c1')).toBe(false);
+    expect(await read('a.txt')).toBe('old\n');
+    // Settled for good: the next open finds nothing to do.
+    expect(await (await openFileJournal({ dir: journalDir, folder })).reconcile()).toEqual([]);
+  });
+
+  it('skips lines that are not records (a null line, garbage) and says how many', async () => {
+    await change('c1', 'a.txt', 'x');
+    await appendFile(join(journalDir, 'journal.jsonl'), 'null\n[1,2]\n{"type":"before"}\n');
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(reopened.loadProblems).toHaveLength(3);
+    expect((await reopened.revert('c1')).ok).toBe(true);
+  });
+
+  it('never hands out a sequence number twice, across reopenings', async () => {
+    await change('c1', 'a.txt', 'x');
+    await (await openFileJournal({ dir: journalDir, folder })).write(p('b.txt'), 'c2', 'y');
+    await (await openFileJournal({ dir: journalDir, folder })).beginCommand('c3');
+    const seqs = (await readFile(join(journalDir, 'journal.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { seq?: number }).seq)
+      .filter((seq) => seq !== undefined);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
+  it('reads a journal an older version wrote, with its content in journal/blobs', async () => {
+    await writeFile(p('a.txt'), 'v2');
+    const old = Buffer.from('v1');
+    const hash = sha('v1');
+    await mkdir(join(journalDir, 'blobs', hash.slice(0, 2)), { recursive: true });
+    await writeFile(join(journalDir, 'blobs', hash.slice(0, 2), hash), old);
+    const lines = [
+      {
+        type: 'before',
+        seq: 1,
+        callId: 'old',
+        path: p('a.txt'),
+        image: { kind: 'file', sha256: hash, size: 2, mode: 0o644 },
+      },
+      {
+        type: 'after',
+        callId: 'old',
+        path: p('a.txt'),
+        image: { kind: 'file', sha256: sha('v2'), size: 2, mode: 0o644 },
+      },
+    ];
+    await writeFile(
+      join(journalDir, 'journal.jsonl'),
+      lines.map((l) => JSON.stringify(l)).join('\n') + '\n',
+    );
+    await chmod(p('a.txt'), 0o644);
+    const reopened = await openFileJournal({ dir: journalDir, folder });
+    expect(existsSync(join(journalDir, 'blobs'))).toBe(false);
+    expect(await reopened.revert('old')).toMatchObject({ ok: true });
+    expect(await read('a.txt')).toBe('v1');
   });
 });

@@ -1,51 +1,32 @@
-// The undo log (issue 4): before every write, what the file looked like is recorded against the
-// tool call id; `revert(callId)` puts it back unless the file changed since the call wrote it.
-// The log is an append-only JSONL file plus a blob folder inside the session's data folder, so a
-// reopened session can still undo.
-import { createHash } from 'node:crypto';
-import { appendFile, lstat, mkdir, readFile, realpath } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// The undo log (issue 4): what every file looked like before a tool call changed it, kept against
+// the call id, so `revert(callId)` can put it back unless the file changed again since. It is a
+// write-ahead journal (issue 10 item 6): an intent is on disk before a change happens, and
+// `reconcile()` settles interrupted intents when the project is opened again. Content lives in the
+// object store shared with change tracking; the log is journal.jsonl in `dir`. Every look at the
+// project, every write and every revert goes through verified-fs.ts (via file-image.ts).
+import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { WriteJournal } from '../tools/tool';
-import {
-  BlobStore,
-  MAX_IMAGE_BYTES,
-  captureImage,
-  restoreImage,
-  sameImage,
-  type FileImage,
-} from './file-image';
-import { UnverifiedPathError } from './verified-fs';
+import { ensurePrivateDir } from '../store/private-files';
+import { captureImage, relativeName, sameImage, type FileImage } from './file-image';
+import { JournalLog, loadJournalLog } from './journal-log';
+import type { CommandFile, JournalRecord } from './journal-record';
+import { applyRecord, type CallRecord, type JournalState } from './journal-state';
+import { reconcileJournal, type Interrupted } from './journal-reconcile';
+import { revertCall, type RevertResult, type RevertedFile } from './journal-revert';
+import { ObjectStore } from './object-store';
+import { writeFileVerified } from './verified-fs';
 
-/** A state handed in by a caller that already has the bytes (the shell snapshot). */
-export type ImageSource =
-  | { readonly kind: 'absent' }
-  | { readonly kind: 'file'; readonly content: Uint8Array; readonly mode: number }
-  | { readonly kind: 'symlink'; readonly target: string };
-
-export interface RevertedFile {
-  readonly path: string;
-  readonly action: 'restored' | 'deleted';
-}
-
-export type RevertResult =
-  | {
-      readonly ok: true;
-      readonly callId: string;
-      readonly files: readonly RevertedFile[];
-      readonly message: string;
-    }
-  | {
-      readonly ok: false;
-      readonly callId: string;
-      readonly reason: string;
-      readonly conflicts: readonly string[];
-    };
+export type { RevertResult, RevertedFile } from './journal-revert';
+export type { CallRecord, PathRecord } from './journal-state';
+export type { Interrupted } from './journal-reconcile';
 
 export type RevertTurnResult =
   | {
       readonly ok: true;
       readonly reverted: readonly string[];
-      /** Every file put back, in the order it was (newest call first). */
+      /** Every file put back, once each (a file several calls changed: the oldest call's undo). */
       readonly files: readonly RevertedFile[];
       readonly message: string;
     }
@@ -53,156 +34,257 @@ export type RevertTurnResult =
       readonly ok: false;
       /** Calls reverted before the failure (newest first). */
       readonly reverted: readonly string[];
+      /** What was put back before the failure (also by the failed call before it stopped). */
+      readonly files: readonly RevertedFile[];
       readonly failedCallId: string;
       readonly reason: string;
     };
 
-type LogLine =
-  | {
-      type: 'before';
-      seq: number;
-      callId: string;
-      path: string;
-      image: FileImage;
-      keepDir?: string;
-    }
-  | { type: 'after'; callId: string; path: string; image: FileImage }
-  | { type: 'reverted'; callId: string };
-
-interface PathRecord {
-  before: FileImage;
-  after?: FileImage;
-  keepDir?: string;
+export interface FileJournalOptions {
+  /** The journal's folder, e.g. `<project data>/journal`. */
+  readonly dir: string;
+  /** The project folder (its real path is used): undo never writes outside it. */
+  readonly folder: string;
+  /** Shared with change tracking; default `<dir>/objects`. */
+  readonly objects?: ObjectStore;
+  /** Another process owns the project: load what is there, change nothing. */
+  readonly readOnly?: string;
 }
 
-interface CallRecord {
-  seq: number;
-  files: Map<string, PathRecord>;
-  reverted: boolean;
-}
-
-/**
- * Opens (or creates) the journal kept in `dir`, e.g. `<project data folder>/journal`, for the
- * project whose real path is `root`: every path it records or restores is inside `root`, and
- * is read and written only through verified-fs.ts.
- */
-export async function openFileJournal(dir: string, root: string): Promise<FileJournal> {
-  const journal = new FileJournal(dir, await realpath(root));
-  await journal.load();
+/** Opens (or creates) the journal and loads what earlier runs recorded. */
+export async function openFileJournal(options: FileJournalOptions): Promise<FileJournal> {
+  const journal = new FileJournal(options);
+  journal.load();
   return journal;
 }
 
 export class FileJournal implements WriteJournal {
-  private readonly calls = new Map<string, CallRecord>();
-  private readonly blobs: BlobStore;
-  private readonly logPath: string;
-  private seq = 0;
+  readonly objects: ObjectStore;
+  readonly folder: string;
+  private readonly state: JournalState = { calls: new Map(), seq: 0 };
+  /** Lines skipped when loading (not valid records), one sentence each. */
+  loadProblems: readonly string[] = [];
+  /** What `reconcile()` found, by call. */
+  readonly interrupted = new Map<string, Interrupted[]>();
+  private readonly log: JournalLog;
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Prefer `openFileJournal`, which also loads what an earlier run recorded. */
-  constructor(
-    readonly dir: string,
-    readonly root: string,
-  ) {
-    this.blobs = new BlobStore(join(dir, 'blobs'));
-    this.logPath = join(dir, 'journal.jsonl');
+  constructor(private readonly options: FileJournalOptions) {
+    this.folder = realpathSync(options.folder);
+    if (!options.readOnly) ensurePrivateDir(options.dir);
+    this.objects = options.objects ?? new ObjectStore(join(options.dir, 'objects'));
+    this.log = new JournalLog(options.dir);
   }
 
-  async load(): Promise<void> {
-    const text = await readFile(this.logPath, 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line) as LogLine;
-      } catch {
-        continue; // A line cut by a crash: everything before it is still good.
+  /** What was recorded, by call (read-only view for describing and reporting). */
+  get calls(): ReadonlyMap<string, CallRecord> {
+    return this.state.calls;
+  }
+
+  get readOnly(): string | undefined {
+    return this.options.readOnly;
+  }
+
+  load(): void {
+    if (!this.options.readOnly) this.objects.adoptLegacy(join(this.options.dir, 'blobs'));
+    const loaded = loadJournalLog(this.options.dir);
+    this.loadProblems = loaded.problems;
+    for (const record of loaded.records) applyRecord(this.state, record);
+  }
+
+  /**
+   * Settles what a crash interrupted (see journal-reconcile.ts). Run once, on open, by the process
+   * that owns the project.
+   */
+  reconcile(): Promise<Interrupted[]> {
+    return this.serial(async () => {
+      if (this.options.readOnly) return [];
+      const found = await reconcileJournal(this.state.calls, {
+        folder: this.folder,
+        objects: this.objects,
+        append: (record, durable) => this.append(record, durable),
+      });
+      for (const item of found) {
+        this.interrupted.set(item.callId, [...(this.interrupted.get(item.callId) ?? []), item]);
       }
-      this.apply(entry);
-    }
+      return found;
+    });
   }
 
+  /** Legacy two-step form (the write itself happens elsewhere): the first image is the "before". */
   recordBefore(absPath: string, callId: string): Promise<void> {
     return this.serial(async () => {
-      if (this.calls.get(callId)?.files.has(absPath)) return; // The first image is the "before".
-      const image = await captureImage(this.root, absPath, this.blobs);
-      const keepDir = image.kind === 'absent' ? await nearestExistingDir(absPath) : undefined;
-      await this.append({ type: 'before', seq: ++this.seq, callId, path: absPath, image, keepDir });
+      this.writable();
+      if (this.state.calls.get(callId)?.files.has(absPath)) return;
+      const image = await this.keep(absPath);
+      const keepDir = image.kind === 'absent' ? nearestExistingDir(absPath) : undefined;
+      this.append(
+        { type: 'before', seq: ++this.state.seq, callId, path: absPath, image, keepDir },
+        true,
+      );
     });
   }
 
   recordAfter(absPath: string, callId: string): Promise<void> {
     return this.serial(async () => {
-      if (!this.calls.get(callId)?.files.has(absPath)) return;
-      const image = await captureImage(this.root, absPath);
-      await this.append({ type: 'after', callId, path: absPath, image });
+      if (!this.state.calls.get(callId)?.files.has(absPath)) return;
+      const image = await this.look(absPath);
+      this.append({ type: 'after', callId, path: absPath, image }, false);
     });
   }
 
   /**
-   * Records a change someone else observed (the shell snapshot): the state before, and the state
-   * after (`'current'` = take it from the disk now, exact mode included).
+   * Writes `content` to `absPath` (a real path inside the folder) through the journal: the
+   * before-image is stored and an intent naming the planned content and the temp file is on disk
+   * before the rename; completion after. The write is verified-fs's atomic write in the verified
+   * folder, so it refuses (UnverifiedPathError) instead of writing through a swapped folder.
    */
-  recordChange(
+  write(absPath: string, callId: string, content: string | Uint8Array): Promise<void> {
+    return this.serial(async () => {
+      this.writable();
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      const temp = join(
+        dirname(absPath),
+        `.${basename(absPath)}.tandem-${randomBytes(6).toString('hex')}.tmp`,
+      );
+      const existing = this.state.calls.get(callId)?.files.get(absPath);
+      const before = existing?.before ?? (await this.keep(absPath));
+      const keepDir = existing
+        ? existing.keepDir
+        : before.kind === 'absent'
+          ? nearestExistingDir(absPath)
+          : undefined;
+      const planned = { sha256: sha256Of(bytes), size: bytes.length };
+      this.append(
+        {
+          type: 'write-intent',
+          seq: ++this.state.seq,
+          callId,
+          path: absPath,
+          before,
+          planned,
+          temp,
+          keepDir,
+        },
+        true,
+      );
+      try {
+        await writeFileVerified(this.folder, absPath, bytes, { tempName: basename(temp) });
+      } finally {
+        const after = await this.look(absPath);
+        this.append({ type: 'write-done', callId, path: absPath, after }, false);
+      }
+    });
+  }
+
+  /**
+   * Announces a command that may write, before it starts. Written, not flushed to the disk: a
+   * process crash keeps it (the page cache survives), and the 3–10 ms of a flush would double a
+   * command's tracking cost; after a power cut the command's changes would count as nobody's.
+   */
+  beginCommand(callId: string): Promise<void> {
+    return this.serial(async () => {
+      this.writable();
+      this.append({ type: 'command-start', seq: ++this.state.seq, callId, at: Date.now() }, false);
+    });
+  }
+
+  /** What the command changed (observed by change tracking), or why it could not be tracked. */
+  endCommand(
     callId: string,
-    absPath: string,
-    before: ImageSource,
-    after: ImageSource | 'current',
+    files: readonly CommandFile[],
+    extra: { notTracked?: readonly string[]; recovered?: boolean; untracked?: string } = {},
   ): Promise<void> {
     return this.serial(async () => {
-      if (this.calls.get(callId)?.files.has(absPath)) return;
-      const beforeImage = await this.imageOf(before, true);
-      const afterImage =
-        after === 'current'
-          ? await captureImage(this.root, absPath)
-          : await this.imageOf(after, false);
-      await this.append({
-        type: 'before',
-        seq: ++this.seq,
-        callId,
-        path: absPath,
-        image: beforeImage,
-      });
-      await this.append({ type: 'after', callId, path: absPath, image: afterImage });
+      this.writable();
+      this.append(
+        {
+          type: 'command-end',
+          callId,
+          files: [...files],
+          notTracked: [...(extra.notTracked ?? [])],
+          ...(extra.recovered ? { recovered: true } : {}),
+          ...(extra.untracked !== undefined ? { untracked: extra.untracked } : {}),
+        },
+        false,
+      );
     });
+  }
+
+  /** Whether a call whose key starts with `prefix` has an intent a crash left unsettled. */
+  hasUnsettled(prefix: string): boolean {
+    for (const [callId, call] of this.state.calls) {
+      if (!callId.startsWith(prefix)) continue;
+      if (call.revertTemps || (call.command && !call.command.ended)) return true;
+      for (const record of call.files.values()) if (record.intent) return true;
+    }
+    return false;
   }
 
   /** Whether `callId` changed anything that can be reverted now. */
   hasChanges(callId: string): boolean {
-    const call = this.calls.get(callId);
+    const call = this.state.calls.get(callId);
     return call !== undefined && !call.reverted && call.files.size > 0;
   }
 
   /** Absolute paths the call touched. */
   pathsOf(callId: string): string[] {
-    return [...(this.calls.get(callId)?.files.keys() ?? [])];
+    return [...(this.state.calls.get(callId)?.files.keys() ?? [])];
+  }
+
+  /** Every object a record still needs (for garbage collection of the store). */
+  referencedObjects(): Set<string> {
+    const keep = new Set<string>();
+    const add = (image: FileImage | undefined): void => {
+      if (image?.kind === 'file') keep.add(image.sha256);
+    };
+    for (const call of this.state.calls.values()) {
+      for (const record of call.files.values()) {
+        add(record.before);
+        add(record.after);
+      }
+    }
+    return keep;
   }
 
   revert(callId: string): Promise<RevertResult> {
-    return this.serial(() =>
-      this.revertNow(callId).catch((error: unknown): RevertResult => {
-        if (!(error instanceof UnverifiedPathError)) throw error;
-        return { ok: false, callId, reason: `Not reverted: ${error.message}.`, conflicts: [] };
-      }),
-    );
+    return this.serial(async () => {
+      const call = this.state.calls.get(callId);
+      if (call && this.options.readOnly) {
+        return { ok: false, callId, reason: this.options.readOnly, conflicts: [] };
+      }
+      return revertCall(callId, call, {
+        folder: this.folder,
+        objects: this.objects,
+        append: (record, durable) => this.append(record, durable),
+        laterChange: (path, seq) => this.laterChange(path, seq),
+      });
+    });
   }
 
   /** Reverts the calls of one turn, newest first; stops at the first one that cannot be reverted. */
   async revertTurn(callIds: readonly string[]): Promise<RevertTurnResult> {
     const ordered = callIds
       .filter((id) => this.hasChanges(id))
-      .sort((a, b) => (this.calls.get(b)?.seq ?? 0) - (this.calls.get(a)?.seq ?? 0));
+      .sort((a, b) => (this.state.calls.get(b)?.seq ?? 0) - (this.state.calls.get(a)?.seq ?? 0));
     const reverted: string[] = [];
-    // A file several calls changed is listed once, with what the oldest call's undo did to it.
+    // The window tells the model which files were put back (revert-note.ts).
     const files = new Map<string, RevertedFile>();
-    for (const callId of ordered) {
-      const result = await this.revert(callId);
-      if (!result.ok) return { ok: false, reverted, failedCallId: callId, reason: result.reason };
-      reverted.push(callId);
-      for (const file of result.files) {
+    const add = (done: readonly RevertedFile[]): void => {
+      for (const file of done) {
         files.delete(file.path);
         files.set(file.path, file);
       }
+    };
+    for (const callId of ordered) {
+      const result = await this.revert(callId);
+      if (!result.ok) {
+        add(result.restored ?? []);
+        const put = [...files.values()];
+        return { ok: false, reverted, files: put, failedCallId: callId, reason: result.reason };
+      }
+      reverted.push(callId);
+      add(result.files);
     }
     const message =
       reverted.length === 0
@@ -211,137 +293,49 @@ export class FileJournal implements WriteJournal {
     return { ok: true, reverted, files: [...files.values()], message };
   }
 
-  /** The paths `callIds` would put back if reverted now (those with changes not yet undone). */
-  pendingPaths(callIds: readonly string[]): string[] {
-    const paths = new Set<string>();
-    for (const id of callIds)
-      if (this.hasChanges(id)) this.pathsOf(id).forEach((p) => paths.add(p));
-    return [...paths];
+  close(): void {
+    this.log.close();
   }
 
-  /**
-   * Every path the calls whose ids start with `prefix` (one session's) touched, with the state
-   * it had before the first of them: the session's start.
-   */
-  firstImages(prefix: string): { path: string; before: FileImage; keepDir?: string }[] {
-    const first = new Map<string, { seq: number; record: PathRecord }>();
-    for (const [callId, call] of this.calls) {
-      if (!callId.startsWith(prefix)) continue;
-      for (const [path, record] of call.files) {
-        const known = first.get(path);
-        if (!known || call.seq < known.seq) first.set(path, { seq: call.seq, record });
-      }
+  /** Runs `work` between the journal's own operations (store upkeep must not race a write). */
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.serial(async () => work());
+  }
+
+  /** Project-relative name for messages. */
+  nameOf(absPath: string): string {
+    return relativeName(this.folder, absPath);
+  }
+
+  private laterChange(path: string, seq: number): string | undefined {
+    for (const [callId, call] of this.state.calls) {
+      if (call.seq <= seq || call.reverted) continue;
+      const record = call.files.get(path);
+      // A write of the same bytes changed nothing: no reason to undo it first.
+      if (record && !(record.after && !record.intent && sameImage(record.after, record.before)))
+        return callId;
     }
-    return [...first.entries()].map(([path, { record }]) => ({
-      path,
-      before: record.before,
-      ...(record.keepDir !== undefined ? { keepDir: record.keepDir } : {}),
-    }));
+    return undefined;
   }
 
-  /** The content a kept file image had (for diffs against the session's start). */
-  contentOf(image: FileImage): Promise<Buffer> | null {
-    return image.kind === 'file' ? this.blobs.get(image.sha256) : null;
+  private writable(): void {
+    if (this.options.readOnly) throw new Error(this.options.readOnly);
   }
 
-  /** Puts `path` back to `image` (taken from firstImages), one operation at a time. */
-  restore(path: string, image: FileImage, keepDir?: string): Promise<'restored' | 'deleted'> {
-    return this.serial(() => restoreImage(this.root, path, image, this.blobs, keepDir));
+  private async keep(absPath: string): Promise<FileImage> {
+    const current = await captureImage(this.folder, absPath, this.objects, true);
+    if (!current.ok) throw new Error(current.reason);
+    return current.image;
   }
 
-  private async revertNow(callId: string): Promise<RevertResult> {
-    const call = this.calls.get(callId);
-    const fail = (reason: string, conflicts: string[] = []): RevertResult => ({
-      ok: false,
-      callId,
-      reason,
-      conflicts,
-    });
-    if (!call || call.files.size === 0)
-      return fail(`No file changes were recorded for call ${callId}.`);
-    if (call.reverted) return fail(`Call ${callId} was already reverted.`);
-
-    const conflicts: string[] = [];
-    const work: [string, PathRecord][] = [];
-    for (const [path, record] of call.files) {
-      const current = await captureImage(this.root, path);
-      if (sameImage(current, record.before)) continue; // Already as it was.
-      if (record.before.kind === 'too-large' || record.before.kind === 'other') {
-        return fail(
-          `${path} was not kept by the journal (${describe(record.before)}), so it cannot be restored.`,
-        );
-      }
-      if (!record.after || !sameImage(current, record.after)) conflicts.push(path);
-      else work.push([path, record]);
-    }
-    if (conflicts.length > 0) {
-      return fail(
-        `Not reverted: ${conflicts.length} file(s) changed since call ${callId} wrote them: ` +
-          `${conflicts.join(', ')}. Revert later calls first, or fix these by hand.`,
-        conflicts,
-      );
-    }
-    const files: RevertedFile[] = [];
-    for (const [path, record] of work) {
-      const action = await restoreImage(this.root, path, record.before, this.blobs, record.keepDir);
-      files.push({ path, action });
-    }
-    await this.append({ type: 'reverted', callId });
-    const message =
-      files.length === 0
-        ? `Call ${callId}: files were already as before.`
-        : `Reverted call ${callId}: ` + files.map((f) => `${f.action} ${f.path}`).join(', ');
-    return { ok: true, callId, files, message };
+  private async look(absPath: string): Promise<FileImage> {
+    const current = await captureImage(this.folder, absPath, this.objects, false);
+    return current.ok ? current.image : { kind: 'other' };
   }
 
-  private async imageOf(source: ImageSource, keep: boolean): Promise<FileImage> {
-    switch (source.kind) {
-      case 'absent':
-      case 'symlink':
-        return source;
-      case 'file': {
-        if (source.content.length > MAX_IMAGE_BYTES)
-          return { kind: 'too-large', size: source.content.length };
-        const sha256 = keep
-          ? await this.blobs.put(source.content)
-          : createHash('sha256').update(source.content).digest('hex');
-        return { kind: 'file', sha256, size: source.content.length, mode: source.mode };
-      }
-    }
-  }
-
-  private async append(entry: LogLine): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await appendFile(this.logPath, JSON.stringify(entry) + '\n', { mode: 0o600 });
-    this.apply(entry);
-  }
-
-  private apply(entry: LogLine): void {
-    switch (entry.type) {
-      case 'before': {
-        this.seq = Math.max(this.seq, entry.seq);
-        const call = this.calls.get(entry.callId) ?? {
-          seq: entry.seq,
-          files: new Map(),
-          reverted: false,
-        };
-        if (!call.files.has(entry.path)) {
-          call.files.set(entry.path, { before: entry.image, keepDir: entry.keepDir });
-        }
-        this.calls.set(entry.callId, call);
-        return;
-      }
-      case 'after': {
-        const record = this.calls.get(entry.callId)?.files.get(entry.path);
-        if (record) record.after = entry.image;
-        return;
-      }
-      case 'reverted': {
-        const call = this.calls.get(entry.callId);
-        if (call) call.reverted = true;
-        return;
-      }
-    }
+  private append(record: JournalRecord, durable: boolean): void {
+    this.log.append(record, durable);
+    applyRecord(this.state, record);
   }
 
   /** One operation at a time, so images and log lines never interleave. */
@@ -352,17 +346,15 @@ export class FileJournal implements WriteJournal {
   }
 }
 
-async function nearestExistingDir(path: string): Promise<string> {
+function sha256Of(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function nearestExistingDir(path: string): string {
   let dir = dirname(path);
   while (dir !== dirname(dir)) {
-    if (await lstat(dir).catch(() => undefined)) return dir;
+    if (lstatSync(dir, { throwIfNoEntry: false })) return dir;
     dir = dirname(dir);
   }
   return dir;
-}
-
-function describe(image: FileImage): string {
-  return image.kind === 'too-large'
-    ? `${image.size} bytes, above the size limit`
-    : 'not a regular file';
 }

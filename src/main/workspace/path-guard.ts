@@ -22,6 +22,15 @@ const MAX_SYMLINKS = 40;
 const MAX_PATH_LENGTH = 4096;
 const MAX_NAME_BYTES = 255;
 
+export interface GuardOptions {
+  /**
+   * Real paths of Tandem's own data folders (settings, approvals, transcripts, undo history). A
+   * path that resolves to one of them or into one is refused for reads and writes alike, even
+   * inside the project: what no tool may touch is decided here, once, for every tool.
+   */
+  readonly untouchable?: readonly string[];
+}
+
 /**
  * Resolves `requested` against `folder` and checks it stays inside. `~` is not expanded (it is an
  * ordinary name). A write follows a final symlink only when its target is inside too, so a
@@ -31,6 +40,7 @@ export async function guardPath(
   folder: string,
   requested: string,
   access: 'read' | 'write',
+  options: GuardOptions = {},
 ): Promise<GuardResult> {
   if (requested.includes('\0')) return refuse('the path contains a NUL byte');
   if (requested.length > MAX_PATH_LENGTH) {
@@ -57,12 +67,22 @@ export async function guardPath(
   if (!isInside(root, resolved)) {
     return refuse(`${shown(requested)} resolves to ${resolved}, outside the project folder`);
   }
+  const data = (options.untouchable ?? []).find((dir) => isInside(dir, resolved));
+  if (data !== undefined) return refuse(untouchableReason(requested, data));
   if (walked.stats) {
     const kind = specialKind(walked.stats);
     if (kind) return refuse(`${shown(requested)} is a ${kind}; only files and folders are allowed`);
   }
   void access; // Reads and writes share one rule; the policy decides what a write needs.
   return { ok: true, root, path: resolved, relative: relativePath(root, resolved) || '.' };
+}
+
+/** Why a path in Tandem's own data folder is refused: the model reads it and can say so. */
+export function untouchableReason(requested: string, dataFolder: string): string {
+  return (
+    `${shown(requested)} is in Tandem's own data folder (${dataFolder}), where its settings, ` +
+    'approvals, transcripts and undo history live; no tool reads or changes anything there'
+  );
 }
 
 /** True when a path relative to the folder is inside a `.git` folder (writes there always ask). */

@@ -21,7 +21,7 @@ import { isInside } from './path-guard';
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } =
   constants;
 /** A folder, never through a final symlink. */
-const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+export const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 /** Reading: no final symlink, and a FIFO swapped in cannot block the open. */
 export const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 /** A new file that did not exist: never an existing file, never through a symlink. */

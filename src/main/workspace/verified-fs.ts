@@ -2,8 +2,11 @@
 // (policy: is it inside, what does it resolve to); this module then opens exactly that real path
 // and proves, from the open descriptor, that it is what was judged before reading or writing
 // (fd-verify.ts). A folder swapped for a symlink between the two gets a refusal, never the file
-// behind the symlink. Tandem's own data folder (journal blobs) is not reachable by the agent and
-// keeps the plain atomic-write.ts.
+// behind the symlink. The file tools and the undo journal (before/after images, its writes,
+// reverts, crash reconcile) come through here; the scan worker (search, find_files, big read_file
+// windows) and change tracking's content reads use the synchronous twin, verified-dir-sync.ts.
+// Tandem's own data folder (journal, object store) is not reachable by the agent and uses plain
+// calls.
 //
 // API — `root` is the project's real path; `path` is a real path inside it (the guard's `path`,
 // absolute, or relative to root), with no symlinks in it. A path that is not its own real path is
@@ -14,14 +17,16 @@
 //   openVerified(root, path)                     → VerifiedFile: an open, verified read handle
 //   openDirVerified(root, path, { create })      → VerifiedDir: list, lstat, readlink, open and
 //                                                  change single names inside that exact folder
-//   writeFileVerified(root, path, content, { mode, createParents })
+//   writeFileVerified(root, path, content, { mode, createParents, tempName })
 //                                                → atomic replace (temp file + rename) inside the
-//                                                  verified folder, then checks what the name holds
+//                                                  verified folder, then checks what the name holds;
+//                                                  content may be a writer that streams into the temp
 //   removeFileVerified(root, path)               → unlinks a file or symlink; false if absent
 //   symlinkVerified(root, path, target)          → (re)creates a symlink
 //   removeEmptyFoldersVerified(root, from, stopAt) → rmdir from `from` upwards, stopping at `stopAt`
 import { randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { UnverifiedPathError } from './fd-verify';
 import { isInside } from './path-guard';
@@ -49,7 +54,15 @@ export interface WriteOptions {
   readonly mode?: number;
   /** Create missing parent folders (default true), each inside a verified parent. */
   readonly createParents?: boolean;
+  /**
+   * The temp file's name (one name, in the file's folder), for a caller that announced it before
+   * the write, as the undo journal does so that a crash leaves nothing unnamed behind.
+   */
+  readonly tempName?: string;
 }
+
+/** What to write: bytes, or a writer that fills the open temp file (a big file streamed in). */
+export type WriteContent = string | Uint8Array | ((file: FileHandle) => Promise<void>);
 
 /** Reads the file at `path`. A final symlink is refused: the checked real path had none. */
 export async function readFileVerified(
@@ -114,7 +127,7 @@ export function openDirVerified(
 export async function writeFileVerified(
   root: string,
   path: string,
-  content: string | Uint8Array,
+  content: WriteContent,
   options: WriteOptions = {},
 ): Promise<void> {
   const target = expectedPath(root, path);
@@ -128,13 +141,14 @@ export async function writeFileVerified(
     if (existing?.isDirectory()) throw new Error(`${target} is a folder, not a file`);
     const mode =
       options.mode ?? (existing?.isFile() ? Number(existing.mode & BigInt(0o7777)) : undefined);
-    const temp = tempName(name);
+    const temp = options.tempName ?? tempName(name);
     let written: BigIntStats;
     try {
       const file = await dir.create(temp, mode ?? 0o666);
       written = file.stats;
       try {
-        await file.handle.writeFile(content);
+        if (typeof content === 'function') await content(file.handle);
+        else await file.handle.writeFile(content);
         // open() applies the umask; chmod sets the exact mode the file had.
         if (mode !== undefined) await file.handle.chmod(mode);
         await file.handle.sync();
@@ -143,7 +157,8 @@ export async function writeFileVerified(
       }
       await dir.rename(temp, name);
     } catch (error) {
-      await dir.unlink(temp).catch(() => undefined);
+      // EEXIST: the name was someone else's file, not ours to delete.
+      if (errno(error) !== 'EEXIST') await dir.unlink(temp).catch(() => undefined);
       throw error;
     }
     await dir.reverify();

@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
+import { McpProjectDialog } from './components/mcp-project-dialog';
 import { SessionView } from './components/session-view';
 import { SettingsView } from './components/settings-view';
 import { WelcomeView } from './components/welcome-view';
 import { useAppStore } from './stores/app-store';
 import { useChangesStore } from './stores/changes-store';
+import { useMcpStore } from './stores/mcp-store';
 import { useSessionStore } from './stores/session-store';
 import { useSessionsStore } from './stores/sessions-store';
 
@@ -26,12 +28,27 @@ export function App(): React.JSX.Element {
             useChangesStore.getState().clear();
           }
           useAppStore.getState().setWorkspace(event.workspace);
+          void useMcpStore.getState().load();
           return;
         }
+        case 'mcp-changed':
+          void useMcpStore.getState().load();
+          return;
       }
     });
   }, []);
 
-  if (settingsOpen) return <SettingsView workspace={workspace} />;
-  return workspace ? <SessionView workspace={workspace} /> : <WelcomeView />;
+  const view = settingsOpen ? (
+    <SettingsView workspace={workspace} />
+  ) : workspace ? (
+    <SessionView workspace={workspace} />
+  ) : (
+    <WelcomeView />
+  );
+  return (
+    <>
+      {view}
+      {workspace && <McpProjectDialog />}
+    </>
+  );
 }

@@ -2,7 +2,7 @@
 // how a path that could not be verified when opened becomes a refusal the model can read.
 import { resolve } from 'node:path';
 import { guardPath } from '../../workspace/path-guard';
-import { UnverifiedPathError } from '../../workspace/verified-fs';
+import { openVerified, UnverifiedPathError, type VerifiedFile } from '../../workspace/verified-fs';
 import { ToolError, type ToolContext, type ToolTarget } from '../tool';
 
 export interface GuardedPath {
@@ -18,7 +18,9 @@ export async function guarded(
   requested: string,
   access: 'read' | 'write',
 ): Promise<GuardedPath> {
-  const result = await guardPath(ctx.folder, requested, access);
+  const result = await guardPath(ctx.folder, requested, access, {
+    untouchable: ctx.services.dataFolders ?? [],
+  });
   if (!result.ok) throw new ToolError(`Refused: ${result.reason}.`);
   return { root: result.root, path: result.path, relative: result.relative };
 }
@@ -31,6 +33,23 @@ export async function verified<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof UnverifiedPathError) throw new ToolError(`Refused: ${error.message}.`);
     throw error;
   }
+}
+
+/** What is at a checked path, seen through a verified open (a bare stat could be redirected). */
+export function verifiedKind(file: GuardedPath): Promise<'file' | 'folder' | 'other' | 'missing'> {
+  return verified(async () => {
+    let opened: VerifiedFile;
+    try {
+      opened = await openVerified(file.root, file.path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+      throw error;
+    }
+    await opened.handle.close();
+    const { stats } = opened;
+    return stats.isDirectory() ? 'folder' : stats.isFile() ? 'file' : 'other';
+  });
 }
 
 /** The policy's view of a call: the requested path resolved against the folder. */

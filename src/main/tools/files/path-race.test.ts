@@ -46,7 +46,7 @@ beforeEach(async () => {
   await writeFile(join(outside, 'secret.txt'), OUTSIDE);
   await writeFile(join(outside, 'outside-only.txt'), OUTSIDE);
   await symlink(outside, join(folder, 'race_swap'));
-  journal = await openFileJournal(join(base, 'data', 'journal'), folder);
+  journal = await openFileJournal({ dir: join(base, 'data', 'journal'), folder });
 });
 
 afterEach(async () => {
@@ -142,6 +142,27 @@ describe.skipIf(!canRace)('file tools while a folder is swapped with a symlink o
     expect({ leaks, crashed: failed.crashed }).toEqual({ leaks: 0, crashed: 0 });
   });
 
+  it('read_file of a file too big to load (streamed in the scan worker) never returns the outside one', async () => {
+    // Over the 10 MB read whole: the window is read by the worker, which opens the file itself.
+    const big = (line: string): string =>
+      line.repeat(Math.ceil((10 * 1024 * 1024 + 1) / line.length));
+    await writeFile(join(folder, 'race', 'big.txt'), big(INSIDE));
+    await writeFile(join(outside, 'big.txt'), big(OUTSIDE));
+    let leaks = 0;
+    const failed = { refused: 0, crashed: 0 };
+    const { rounds } = await duringSwaps(async () => {
+      const outcome = await call('read_file', { path: 'race/big.txt', limit: 2 });
+      if (outcome.kind !== 'ok') failed[outcome.kind] += 1;
+      else if (outcome.output.includes('OUTSIDE')) leaks += 1;
+      else expect(outcome.output).toContain('inside: harmless');
+    });
+    console.info(
+      `big read_file race: ${rounds} reads, ${leaks} leaked, ${failed.refused} refused, ${failed.crashed} crashed`,
+    );
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect({ leaks, crashed: failed.crashed }).toEqual({ leaks: 0, crashed: 0 });
+  });
+
   it('write_file and edit_file never write outside and never bring outside content in', async () => {
     let written = 0;
     const crashes: string[] = [];
@@ -173,13 +194,18 @@ describe.skipIf(!canRace)('file tools while a folder is swapped with a symlink o
   it('list_dir, find_files and search never show what is outside', async () => {
     let leaks = 0;
     let crashed = 0;
+    // find_files and search walk in the scan worker: from `race` itself, and from the project,
+    // where `race` is a folder the walk meets on the way.
+    const calls: [string, Record<string, unknown>][] = [
+      ['list_dir', { path: 'race' }],
+      ['find_files', { pattern: '*.txt', path: 'race' }],
+      ['search', { pattern: 'SECRET', path: 'race' }],
+      ['find_files', { pattern: '*.txt' }],
+      ['search', { pattern: 'SECRET' }],
+    ];
     const { rounds } = await duringSwaps(async (i) => {
-      const outcome =
-        i % 3 === 0
-          ? await call('list_dir', { path: 'race' })
-          : i % 3 === 1
-            ? await call('find_files', { pattern: '*.txt', path: 'race' })
-            : await call('search', { pattern: 'SECRET', path: 'race' });
+      const [name, args] = calls[i % calls.length] as [string, Record<string, unknown>];
+      const outcome = await call(name, args);
       if (outcome.kind === 'crashed') crashed += 1;
       if (outcome.kind === 'ok' && /outside-only|SECRET\n|secret.txt:1/.test(outcome.output)) {
         leaks += 1;
@@ -188,6 +214,35 @@ describe.skipIf(!canRace)('file tools while a folder is swapped with a symlink o
     console.info(`listing race: ${rounds} calls, ${leaks} leaked, ${crashed} crashed`);
     expect(rounds).toBeGreaterThan(MIN_ROUNDS);
     expect({ leaks, crashed }).toEqual({ leaks: 0, crashed: 0 });
+  });
+
+  it('reverting an edit never restores the old content outside', async () => {
+    let reverted = 0;
+    let last: string | undefined;
+    const { rounds } = await duringSwaps(async (i) => {
+      if (last === undefined) {
+        const callId = `edit_${i}`;
+        const outcome = await call(
+          'write_file',
+          { path: 'race/secret.txt', content: `edited ${i}\n` },
+          callId,
+        );
+        if (outcome.kind === 'ok') last = callId;
+        return;
+      }
+      // The revert streams the kept copy back in a temp file and renames it: through the swap
+      // it must refuse, never put the copy (or its temp) in the outside folder.
+      const result = await journal.revert(last).catch((error: Error) => ({ ok: false, error }));
+      if (result.ok) reverted += 1;
+      if (result.ok || !journal.hasChanges(last)) last = undefined;
+    });
+    console.info(`revert edit race: ${rounds} rounds, ${reverted} reverted`);
+    expect(rounds).toBeGreaterThan(MIN_ROUNDS);
+    expect((await readdir(outside)).sort()).toEqual(['outside-only.txt', 'secret.txt']);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(OUTSIDE);
+    expect(await readFile(join(folder, 'race', 'secret.txt'), 'utf8')).toMatch(
+      /^(inside: harmless|edited \d+)\n$/,
+    );
   });
 
   it('reverting a created file never deletes or writes outside', async () => {

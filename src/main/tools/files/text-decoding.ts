@@ -30,13 +30,9 @@ export function decodeFile(bytes: Uint8Array): Decoded {
       note: 'UTF-16BE file',
     };
   }
-  const kind = MAGIC.find(([magic]) => magic.every((byte, i) => bytes[i] === byte));
-  const head = bytes.subarray(0, 8000);
-  if (kind || head.includes(0)) {
-    return {
-      kind: 'binary',
-      description: `binary file (${kind?.[1] ?? 'unknown format'}), ${bytes.length} bytes`,
-    };
+  const binary = sniffBinary(bytes);
+  if (binary) {
+    return { kind: 'binary', description: `binary file (${binary}), ${bytes.length} bytes` };
   }
   const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const body = hasBom ? bytes.subarray(3) : bytes;
@@ -45,8 +41,8 @@ export function decodeFile(bytes: Uint8Array): Decoded {
     return hasBom ? { kind: 'text', text, note: 'UTF-8 with BOM' } : { kind: 'text', text };
   } catch {
     const text = new TextDecoder('utf-8').decode(body);
-    const bad = text.split('\uFFFD').length - 1;
-    if (bad > text.length / 10) {
+    const bad = replacementCount(text);
+    if (looksBinary(text)) {
       return { kind: 'binary', description: `binary or non-UTF-8 file, ${bytes.length} bytes` };
     }
     return {
@@ -55,4 +51,22 @@ export function decodeFile(bytes: Uint8Array): Decoded {
       note: `not valid UTF-8: ${bad} invalid byte sequence(s) shown as \uFFFD (the file may use another encoding such as Latin-1)`,
     };
   }
+}
+
+/** The format when the first bytes show a binary file (a known magic number or a NUL byte). */
+export function sniffBinary(bytes: Uint8Array): string | undefined {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return undefined; // UTF-16 text
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return undefined;
+  const kind = MAGIC.find(([magic]) => magic.every((byte, i) => bytes[i] === byte));
+  if (kind) return kind[1];
+  return bytes.subarray(0, 8000).includes(0) ? 'unknown format' : undefined;
+}
+
+/** Text decoded leniently is treated as binary when over a tenth of it is U+FFFD. */
+export function looksBinary(text: string): boolean {
+  return text.includes('\uFFFD') && replacementCount(text) > text.length / 10;
+}
+
+function replacementCount(text: string): number {
+  return text.split('\uFFFD').length - 1;
 }

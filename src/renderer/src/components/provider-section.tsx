@@ -4,6 +4,7 @@ import { ApiKeyField } from './api-key-field';
 import { ConnectionTest } from './connection-test';
 import { ErrorBanner } from './error-banner';
 import { ModelPicker } from './model-picker';
+import { TimeoutFields } from './timeout-fields';
 
 export function ProviderSection(): React.JSX.Element {
   const { settings, error, dismissError } = useSettingsStore();
@@ -90,6 +91,7 @@ function ProviderForm(): React.JSX.Element {
       </form>
       {error && <ErrorBanner message={error} onDismiss={dismissError} />}
       <ConnectionTest />
+      <TimeoutFields />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { useAppStore } from '../stores/app-store';
 import { useSettingsStore } from '../stores/settings-store';
 import { AppearanceSection } from './appearance-section';
 import { LogoMark } from './logo-mark';
+import { McpSection } from './mcp-section';
 import { PermissionsSection } from './permissions-section';
 import { ProviderSection } from './provider-section';
 
@@ -27,10 +28,15 @@ function ProjectPermissions({ workspace }: SettingsSectionProps): React.JSX.Elem
   );
 }
 
+function McpServers({ workspace }: SettingsSectionProps): React.JSX.Element {
+  return <McpSection hasProject={workspace !== null} />;
+}
+
 /** In order, top to bottom. */
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   ProviderSection,
   ProjectPermissions,
+  McpServers,
   AppearanceSection,
 ];
 

@@ -5,6 +5,7 @@ import type { WorkspaceInfo } from '../../../shared/api';
 import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
 import { ContextUsage } from './context-usage';
+import { McpStatusItem } from './mcp-status-item';
 import { StatusModeSwitch } from './status-mode-switch';
 
 export interface StatusItemProps {
@@ -53,7 +54,7 @@ function Sandbox(): React.JSX.Element {
 }
 
 /** Left of the spacer, in order. */
-export const STATUS_ITEMS: readonly StatusItem[] = [RunState, ModelName, Mode, Sandbox];
+export const STATUS_ITEMS: readonly StatusItem[] = [RunState, ModelName, Mode, Sandbox, McpStatusItem];
 /** Right of the spacer, in order. */
 export const STATUS_ITEMS_END: readonly StatusItem[] = [ContextUsage];
 

@@ -3,10 +3,13 @@
 // Name, arguments, output and change summary are text the model, a file or a program controls:
 // all of it is shown through VisibleText (escapes, never raw control or bidi characters); the
 // live terminal of a shell call is xterm.js's job.
-import { memo } from 'react';
+import { memo, useState } from 'react';
+import { changeSummaryLines, type ChangeReport } from '../../../shared/change-report';
+import { safeJsonStringify } from '../../../shared/safe-json';
+import type { SecretMark } from '../../../shared/tool-types';
 import { visibleText } from '../../../shared/visible-text';
 import { useSessionStore } from '../stores/session-store';
-import { canRevert, splitChangeSummary } from '../stores/tool-changes';
+import { canRevert, commandText } from '../stores/tool-changes';
 import { outputSummary } from '../stores/tool-summary';
 import type { ToolItem, ToolStatus } from '../stores/trace-model';
 import { ApprovalPanel } from './approval-panel';
@@ -14,6 +17,7 @@ import { DiffView } from './diff-view';
 import { formatDuration, formatElapsed } from './durations';
 import { RuleText } from './rule-text';
 import { TerminalSlot } from './terminal-slot';
+import { ToolImages } from './tool-images';
 import { useNow } from './use-now';
 import { useRunningFor } from './use-running-for';
 import { VisibleText } from './visible-text';
@@ -48,14 +52,16 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
   const { tool, queue, onAll } = props;
   const override = useSessionStore((s) => s.expanded[tool.id]);
   const setExpanded = useSessionStore((s) => s.setExpanded);
+  const [revealed, setRevealed] = useState(false);
   const isShell = tool.name === 'shell';
   const running = tool.status === 'running';
   // A running command shows its terminal (the person may need to answer it); the rest is a line.
   const ranAWhile = useRunningFor(running && isShell, TERMINAL_AFTER_MS);
   const open = override ?? ranAWhile;
-  const split = tool.result !== undefined ? splitChangeSummary(tool.result) : null;
+  // Secrets are masked in what the agent was given; the person may show them here, locally.
+  const result = revealed && tool.unmasked !== undefined ? tool.unmasked : tool.result;
   const hasTerminal = isShell && tool.status !== 'refused' && (running || tool.outputTotal > 0);
-  const plain = isShell ? (split?.text ?? '') : (tool.result ?? tool.output);
+  const plain = isShell ? commandText(tool, result) : (result ?? tool.output);
   const summary = outputSummary(tool);
   const name = visibleText(tool.name, { layout: 'inline' });
   // "Ran because" is news only when a call that could have asked ran without a card.
@@ -93,6 +99,14 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
           {...(onAll ? { onAll } : {})}
         />
       )}
+      {tool.secrets && tool.secrets.length > 0 && (
+        <SecretNotice
+          secrets={tool.secrets}
+          revealed={revealed}
+          canReveal={tool.unmasked !== undefined}
+          onToggle={() => setRevealed(!revealed)}
+        />
+      )}
       {provenance && (
         <p className="provenance">
           Ran because: <RuleText text={provenance} />
@@ -112,7 +126,7 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
       {open && (
         <div className="tool-card-body">
           <pre className="tool-args-full">
-            <VisibleText text={JSON.stringify(tool.args, null, 2) ?? ''} layout="lines" />
+            <VisibleText text={safeJsonStringify(tool.args, { space: 2 })} layout="lines" />
           </pre>
           {hasTerminal ? (
             <TerminalSlot
@@ -139,10 +153,8 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
           )}
         </div>
       )}
-      {/* "Changes on disk: none." is not news; a change (or not knowing) is. */}
-      {split?.changes && split.changes !== 'Changes on disk: none.' && (
-        <ChangeSummary text={split.changes} />
-      )}
+      <ToolImages images={tool.images} />
+      {tool.changes && !nothingChanged(tool.changes) && <ChangeSummary report={tool.changes} />}
       {canRevert(tool) && <RevertControl callId={tool.callId} reverted={tool.reverted === true} />}
     </article>
   );
@@ -166,20 +178,48 @@ function StopCall({ callId }: { callId: string }): React.JSX.Element {
   );
 }
 
-/** "Changes on disk …: N files changed" and the files at once; the diffs on request. */
-function ChangeSummary({ text }: { text: string }): React.JSX.Element {
-  const cut = text.indexOf('\n\n');
-  const head = cut >= 0 ? text.slice(0, cut) : text;
-  const diffs = cut >= 0 ? text.slice(cut + 2) : '';
+/** "Changes on disk: none." is not news; a change (or not knowing) is. */
+function nothingChanged(report: ChangeReport): boolean {
+  return report.kind === 'tracked' && report.files.length === 0 && report.notTracked.length === 0;
+}
+
+/** Which secrets the agent did not see, and the person's switch to show them here. */
+function SecretNotice(props: {
+  secrets: readonly SecretMark[];
+  revealed: boolean;
+  canReveal: boolean;
+  onToggle: () => void;
+}): React.JSX.Element {
+  const kinds = [...new Set(props.secrets.map((s) => s.kind))].join(', ');
+  const count = props.secrets.length;
+  return (
+    <p className="secret-notice">
+      <span>
+        {count === 1 ? 'A secret was' : `${count} secrets were`} masked for the agent:{' '}
+        <VisibleText text={kinds} layout="inline" />.
+      </span>
+      {props.canReveal && (
+        <button type="button" className="link-button" onClick={props.onToggle}>
+          {props.revealed ? 'Hide them' : 'Show them here'}
+        </button>
+      )}
+    </p>
+  );
+}
+
+/** "Changes on disk …: N files changed" and the files at once (names escaped); diffs on request. */
+function ChangeSummary({ report }: { report: ChangeReport }): React.JSX.Element {
+  const diffs =
+    report.kind === 'tracked' ? report.files.map((f) => f.diff).filter((d) => d !== '') : [];
   return (
     <div className="change-summary">
       <pre>
-        <VisibleText text={head} layout="lines" />
+        <VisibleText text={changeSummaryLines(report).join('\n')} layout="lines" />
       </pre>
-      {diffs.trim() !== '' && (
+      {diffs.length > 0 && (
         <details>
           <summary>Show the diffs</summary>
-          <DiffView diff={diffs} />
+          <DiffView diff={diffs.join('\n')} />
         </details>
       )}
     </div>
@@ -217,7 +257,7 @@ export function summariseArgs(args: unknown): string {
       : typeof args !== 'object' || args === null
         ? String(args)
         : Object.entries(args)
-            .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+            .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : safeJsonStringify(v)}`)
             .join(', ');
   const points = Array.from(text);
   const cut = points.length > 120 ? `${points.slice(0, 119).join('')}…` : text;

@@ -13,6 +13,7 @@ import {
   presetForBaseUrl,
   type ProviderPresetId,
 } from '../../../shared/provider-presets';
+import type { ProviderTimeoutSettings } from '../../../shared/provider-timeouts';
 import type { PermissionMode } from '../../../shared/tool-types';
 import { errorMessage } from '../error-message';
 import { useAppStore } from './app-store';
@@ -36,6 +37,7 @@ interface SettingsStore {
   testConnection(): Promise<void>;
   setApiKey(key: string): Promise<boolean>;
   clearApiKey(): Promise<void>;
+  saveTimeouts(timeouts: ProviderTimeoutSettings): Promise<boolean>;
   setMode(mode: PermissionMode): Promise<void>;
   setNetwork(setting: NetworkSetting): Promise<void>;
   deleteRule(id: string): Promise<void>;
@@ -146,6 +148,11 @@ export const useSettingsStore = create<SettingsStore>((set, get) => {
     async clearApiKey() {
       const saved = await act('key', () => window.tandem.clearApiKey());
       if (saved) accept(saved);
+    },
+    async saveTimeouts(timeouts) {
+      const saved = await act('saving', () => window.tandem.setProviderTimeouts(timeouts));
+      if (saved) set({ settings: saved });
+      return saved !== undefined;
     },
     async setMode(mode) {
       set({ permissionsError: null });

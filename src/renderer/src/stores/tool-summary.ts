@@ -1,6 +1,6 @@
 // The one line a collapsed tool card shows in place of its output: "exit code 0 · 12 lines",
 // "3 entries", "Edited notes.txt: +1 −1.", or the first line of an error.
-import { splitChangeSummary } from './tool-changes';
+import { commandText } from './tool-changes';
 import type { ToolItem } from './trace-model';
 
 const MAX_CHARS = 140;
@@ -22,7 +22,7 @@ export function outputSummary(tool: ToolItem): string | null {
 
 function summarise(tool: ToolItem): string | null {
   if (tool.result === undefined) return null;
-  if (tool.name === 'shell') return shellSummary(splitChangeSummary(tool.result).text);
+  if (tool.name === 'shell') return shellSummary(commandText(tool));
   const lines = nonEmptyLines(tool.result);
   if (lines.length === 0) return '(no output)';
   if (tool.status === 'done') {

@@ -1,12 +1,19 @@
 // What the session view shows: a list of trace items built from the RunEvent stream. One tool
 // call is one item: its approval (if it asked), its live output and its result live together.
+import type { ChangeReport } from '../../../shared/change-report';
 import type {
   ApprovalRequestFields,
   ApprovalResolvedBy,
   RunEvent,
   RunFault,
 } from '../../../shared/events';
-import type { ApprovalAnswer, ToolEffect, Usage } from '../../../shared/tool-types';
+import type {
+  ApprovalAnswer,
+  SecretMark,
+  ToolEffect,
+  ToolImage,
+  Usage,
+} from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
 
@@ -42,11 +49,18 @@ export type ToolItem = {
   readonly output: string;
   /** Characters ever streamed, so a terminal knows what it has not written yet. */
   readonly outputTotal: number;
-  /** What the model was given, once finished. */
+  /** What the model was given, once finished (secrets masked). */
   readonly result?: string;
+  /** Secrets masked in `result`, and the result as the tool gave it, for the person only. */
+  readonly secrets?: readonly SecretMark[];
+  readonly unmasked?: string;
   /** How long it ran, the person's decision excluded. */
   readonly durationMs?: number;
   readonly provenance?: string;
+  /** What a command changed on disk, as data. */
+  readonly changes?: ChangeReport;
+  /** Images the tool returned (an MCP tool's), drawn in its card. */
+  readonly images?: readonly ToolImage[];
   readonly approval?: ApprovalState;
   /** The person undid this call's changes (seen from a `files-reverted` event). */
   readonly reverted?: boolean;

@@ -38,6 +38,24 @@ const approval: RunEvent = {
 };
 
 describe('applyRunEvent', () => {
+  it('keeps the images a tool returned on its card', () => {
+    const image = { mimeType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const state = fold([
+      started,
+      toolStarted,
+      {
+        type: 'tool-result',
+        runId: run,
+        callId: 'c1',
+        ok: true,
+        output: '[image 1: image/png, 8 bytes; shown to the person in the trace]',
+        durationMs: 5,
+        images: [image],
+      },
+    ]);
+    expect(state.items[1]).toMatchObject({ kind: 'tool', status: 'done', images: [image] });
+  });
+
   it('streams assistant text into one item and closes it when a tool starts', () => {
     const state = fold([
       started,
@@ -372,5 +390,30 @@ describe('applyRunEvent', () => {
     expect(applyRunEvents(EMPTY_TRACE, events, 7)).toEqual(
       events.reduce((state, event) => applyRunEvent(state, event, 7), EMPTY_TRACE),
     );
+  });
+});
+
+describe('masked secrets', () => {
+  it('keeps the marks and the original output for the person, the masked one as the result', () => {
+    const state = fold([
+      started,
+      toolStarted,
+      {
+        type: 'tool-result',
+        runId: run,
+        callId: 'c1',
+        ok: true,
+        output: 'KEY=[secret masked: value of KEY, 12 chars]',
+        durationMs: 3,
+        secrets: [{ kind: 'value of KEY', chars: 12 }],
+        unmasked: 'KEY=abc123def456',
+      },
+    ]);
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'tool',
+      result: 'KEY=[secret masked: value of KEY, 12 chars]',
+      secrets: [{ kind: 'value of KEY', chars: 12 }],
+      unmasked: 'KEY=abc123def456',
+    });
   });
 });

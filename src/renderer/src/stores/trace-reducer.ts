@@ -184,7 +184,11 @@ class Draft {
           status: resultStatus(tool, event),
           result: event.output,
           durationMs: event.durationMs,
+          ...(event.secrets !== undefined ? { secrets: event.secrets } : {}),
+          ...(event.unmasked !== undefined ? { unmasked: event.unmasked } : {}),
           ...(event.provenance !== undefined ? { provenance: event.provenance } : {}),
+          ...(event.changes !== undefined ? { changes: event.changes } : {}),
+          ...(event.images !== undefined ? { images: event.images } : {}),
         }));
         return;
       case 'usage':

@@ -1,0 +1,102 @@
+// Issue 11 item 8 in the window: the scripted model's answer, through the REAL agent, holds a
+// protocol-relative image (from file:// that is a UNC path: a zero-click beacon), other images,
+// relative links and a link whose words name another address. Every request the page makes goes
+// through Chromium's request interception: none leaves for any host but the app's own, no image
+// is drawn, and no CSP violation is even attempted.
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../src/main/shell/sandbox-probe';
+import {
+  startScriptedOpenAIServer,
+  type ScriptedServer,
+  type ScriptedTurn,
+} from '../src/test-support/scripted-openai-server';
+import { openAppPage, saveScreenshot } from './support/app-page';
+import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
+import type { StaticServer } from './support/static-server';
+import { startTestBridge, type TestBridge } from './support/test-bridge-server';
+
+const TASK = 'Show me the diagram';
+const ANSWER = [
+  'Here it is: ![diagram](//host/share/a.png)',
+  '',
+  'Also ![logo](https://img.example/logo.png) and ![local](diagram.png).',
+  '',
+  'Details in [the share](//host/share/b), [the notes](docs/notes.md) and',
+  '[https://bank.example/login](https://evil.example/login).',
+  '',
+  'Real docs: [the manual](https://docs.example/manual). End of answer.',
+].join('\n');
+
+function turnFor(_index: number, body: unknown): ScriptedTurn {
+  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
+  const last = messages.at(-1);
+  return last?.role === 'user' && last.content === TASK ? { text: ANSWER } : { text: 'no script' };
+}
+
+let setup: BrowserSetup;
+let browser: Browser;
+let web: StaticServer;
+let openai: ScriptedServer;
+let bridge: TestBridge;
+
+beforeAll(async () => {
+  setup = await startBrowserSetup('tandem-e2e-markdown-', 'diagrams');
+  ({ browser, web } = setup);
+  openai = await startScriptedOpenAIServer({ turns: turnFor, model: 'scripted-model' });
+  bridge = await startTestBridge({
+    dataDir: join(setup.root, 'data'),
+    chooseFolder: async () => setup.project,
+    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-markdown' },
+    sandboxState: probeSandbox,
+    realAgent: true,
+  });
+});
+
+afterAll(async () => {
+  await bridge?.close();
+  await openai?.close();
+  await setup?.close();
+});
+
+describe("links and images in the agent's answer", () => {
+  it('load nothing from anywhere, and show where each one points', async () => {
+    const { page, problems } = await openAppPage(browser, web.url, bridge.url);
+    const requested: string[] = [];
+    await page.route('**/*', (route) => {
+      requested.push(route.request().url());
+      return route.continue();
+    });
+    await page.getByRole('button', { name: 'Choose a folder' }).click();
+    await page.getByRole('heading', { name: 'diagrams' }).waitFor();
+    await page.getByRole('textbox', { name: 'Task' }).fill(TASK);
+    await page.getByRole('textbox', { name: 'Task' }).press('Enter');
+    const answer = page.locator('.assistant-text').filter({ hasText: 'End of answer.' });
+    await answer.waitFor();
+
+    // Nothing left for another host: not the share, not the image server.
+    const appOrigin = new URL(web.url).origin;
+    const elsewhere = requested.filter((url) => !url.startsWith(appOrigin));
+    expect(elsewhere).toEqual([]);
+    expect(requested.some((url) => url.includes('share'))).toBe(false);
+    expect(await page.locator('.assistant-text img').count()).toBe(0);
+
+    // What was shown instead: words and addresses as text, one real link per real target.
+    const text = await answer.innerText();
+    expect(text).toContain('[image: diagram] (//host/share/a.png)');
+    expect(text).toContain('[image: logo] (https://img.example/logo.png)');
+    expect(text).toContain('the share (//host/share/b)');
+    expect(text).toContain('the notes (docs/notes.md)');
+    expect(text).toContain(
+      'https://evil.example/login (the text said “https://bank.example/login”)',
+    );
+    const hrefs = await answer
+      .locator('a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['https://evil.example/login', 'https://docs.example/manual']);
+    await saveScreenshot(page, 'answer-links.png');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

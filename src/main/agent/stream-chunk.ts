@@ -1,0 +1,94 @@
+// One SSE chunk of a streamed chat completion, checked before anything reads it. Providers add
+// fields of their own (kept, ignored) and some send chunks without `choices` (a usage chunk, a
+// heartbeat: nothing to read); a value of the wrong type is a protocol error of the turn.
+import { z } from 'zod';
+import type { Usage } from '../../shared/tool-types';
+import type { ToolCallDelta } from './tool-call-assembly';
+
+/** The provider broke the wire protocol in this turn; retrying the same request will not help. */
+export class ProtocolFault extends Error {
+  override readonly name = 'ProtocolFault';
+}
+
+const toolCallDeltaSchema = z.looseObject({
+  // Index and id are judged by the assembler, which says what was wrong with them.
+  index: z.unknown().optional(),
+  id: z.unknown().optional(),
+  function: z
+    .looseObject({ name: z.string().nullish(), arguments: z.string().nullish() })
+    .nullish(),
+});
+
+const chunkSchema = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        delta: z
+          .looseObject({
+            content: z.string().nullish(),
+            // DeepSeek and others stream the model's thinking here: progress, though not shown.
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            tool_calls: z.array(toolCallDeltaSchema).nullish(),
+          })
+          .nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usage: z.unknown().optional(),
+});
+
+const usageSchema = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+});
+
+export interface ChunkParts {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCallDelta[];
+  readonly finishReason?: string;
+  readonly usage?: Usage;
+  /** Whether the chunk carried anything (text, thinking, a call piece, a finish, usage). */
+  readonly useful: boolean;
+}
+
+/** Reads one parsed chunk; throws ProtocolFault when a field has the wrong type. */
+export function readChunk(raw: unknown): ChunkParts {
+  const parsed = chunkSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    throw new ProtocolFault(
+      `the provider sent a malformed stream chunk${where}: ${issue?.message ?? 'not an object'}`,
+    );
+  }
+  const chunk = parsed.data;
+  const usageParsed = chunk.usage == null ? undefined : usageSchema.safeParse(chunk.usage);
+  const usage = usageParsed?.success
+    ? {
+        promptTokens: usageParsed.data.prompt_tokens,
+        completionTokens: usageParsed.data.completion_tokens,
+        totalTokens: usageParsed.data.total_tokens,
+      }
+    : undefined;
+  const choice = chunk.choices?.[0];
+  const delta = choice?.delta;
+  const text = delta?.content ?? '';
+  const toolCalls = (delta?.tool_calls ?? []) as ToolCallDelta[];
+  const thinking = (delta?.reasoning_content ?? '') + (delta?.reasoning ?? '');
+  const finishReason = choice?.finish_reason || undefined;
+  return {
+    text,
+    toolCalls,
+    ...(finishReason ? { finishReason } : {}),
+    ...(usage ? { usage } : {}),
+    useful:
+      text !== '' ||
+      thinking !== '' ||
+      toolCalls.length > 0 ||
+      finishReason !== undefined ||
+      usage !== undefined,
+  };
+}
