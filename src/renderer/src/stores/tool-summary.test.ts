@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderChangeNote, type ChangeReport } from '../../../shared/change-report';
 import type { ToolItem } from './trace-model';
 import { outputSummary } from './tool-summary';
 
@@ -17,14 +18,22 @@ const tool = (over: Partial<ToolItem>): ToolItem => ({
   ...over,
 });
 
+const changed: ChangeReport = {
+  kind: 'tracked',
+  files: [{ path: 'out.txt', status: 'added', added: 1, removed: 0, content: 'text', diff: '' }],
+  revertable: true,
+  notTracked: [],
+};
+
 describe('outputSummary', () => {
   it.each<[string, Partial<ToolItem>, string | null]>([
     ['still running', { result: undefined, status: 'running' }, null],
     [
       'a command with output and changes',
       {
-        result:
-          'a\nb\n\nexit code 0 · 0.1 s · sandbox: bubblewrap\n\nChanges on disk (can be reverted): 1 file changed, +1 −0\nadded out.txt',
+        // The change note is left out by the data it was rendered from, not by its wording.
+        result: `a\nb\n\nexit code 0 · 0.1 s · sandbox: bubblewrap\n\n${renderChangeNote(changed)}`,
+        changes: changed,
       },
       'exit code 0 · 2 lines',
     ],
