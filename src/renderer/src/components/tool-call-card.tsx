@@ -104,7 +104,11 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
           secrets={tool.secrets}
           revealed={revealed}
           canReveal={tool.unmasked !== undefined}
-          onToggle={() => setRevealed(!revealed)}
+          onToggle={() => {
+            // Showing them opens the card: the output is where they are.
+            if (!revealed) setExpanded(tool.id, true);
+            setRevealed(!revealed);
+          }}
         />
       )}
       {provenance && (
