@@ -24,13 +24,10 @@ export function revertCallOutcome(result: RevertResult, folder: string): RevertO
 
 export function revertRunOutcome(result: RevertTurnResult, folder: string): RevertOutcome {
   if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
+  // The count as the message ("Reverted 2 call(s)."); the files for the window's trace line.
   const files = result.files.map((f) => ({
     path: relative(folder, f.path) || '.',
     action: f.action,
   }));
-  const message =
-    files.length === 0
-      ? withinProject(result.message, folder)
-      : `Reverted: ${files.map((f) => `${f.action} ${f.path}`).join(', ')}`;
-  return { ok: true, message, files };
+  return { ok: true, message: withinProject(result.message, folder), files };
 }
