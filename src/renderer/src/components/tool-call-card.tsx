@@ -139,6 +139,11 @@ export const ToolCallCard = memo(function ToolCallCard(props: {
               output={tool.output}
               outputTotal={tool.outputTotal}
               running={running}
+              // A terminal the person typed into stays open when the command ends: its answer
+              // is there.
+              onInput={() => {
+                if (override === undefined) setExpanded(tool.id, true);
+              }}
             />
           ) : (
             plain !== '' && (
