@@ -179,6 +179,15 @@ describe('session view with a run', () => {
     expect(controllers.at(-1)?.answers).toEqual([{ kind: 'allow-once' }]);
     await page.getByRole('button', { name: 'Send' }).waitFor();
     expect(await page.getByRole('status').innerText()).toContain('1,280 tokens');
+    // How full the model's window is, with where the figure comes from on hover.
+    const context = page.locator('.context-use');
+    expect(await context.innerText()).toBe('Context: 1,180 of 128,000 tokens (1 %)');
+    expect(await context.getAttribute('title')).toBe(
+      "Window 128,000 tokens (Tandem's table of known models), 16,384 of them kept for the answer; counted with o200k_base",
+    );
+    // Compact asks main; with nothing older to summarise it says so where actions report.
+    await page.getByRole('button', { name: 'Compact' }).click();
+    await page.getByText('Nothing to compact yet').waitFor();
     expect(problems).toEqual([]);
     await page.context().close();
   });

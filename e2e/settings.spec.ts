@@ -1,7 +1,7 @@
 // The Settings view in real Chromium, over the real handlers: provider presets, the model list and
 // the connection test against the scripted OpenAI-compatible server, the write-only API key, and
 // the open project's mode, network setting, rules and grants.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,22 @@ describe('settings', () => {
     expect(await page.locator('.test-result').innerText()).toMatch(
       /^OK: Connected to 127\.0\.0\.1:\d+/,
     );
+
+    // The model's window and prices, stored by main for this model.
+    await page.getByLabel('Context window (tokens)').fill('16000');
+    await page.getByLabel('Input price ($ per million tokens)').fill('2.5');
+    await page.getByLabel('Output price ($ per million tokens)').fill('10');
+    await page.getByRole('button', { name: 'Save for scripted-model' }).click();
+    await page.getByRole('button', { name: 'Saved for scripted-model' }).waitFor();
+    const stored = JSON.parse(await readFile(join(root, 'data', 'settings.json'), 'utf8')) as {
+      provider: { models?: unknown };
+    };
+    expect(stored.provider.models).toEqual({
+      'scripted-model': {
+        contextTokens: 16_000,
+        prices: { inputPerMillion: 2.5, outputPerMillion: 10 },
+      },
+    });
 
     // Replace shows an empty field, never the stored value.
     await page.getByRole('button', { name: 'Replace' }).click();

@@ -111,6 +111,9 @@ export class StreamingRunController implements RunController {
   }
 
   async stopRun(): Promise<void> {}
+  async compactSession(): Promise<{ ok: boolean; message: string }> {
+    return { ok: false, message: 'Nothing to compact in this bench session.' };
+  }
   async stopCall(): Promise<boolean> {
     return false;
   }

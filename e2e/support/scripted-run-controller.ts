@@ -26,6 +26,13 @@ export class ScriptedRunController implements RunController {
     return () => this.listeners.delete(listener);
   }
 
+  async compactSession(): Promise<{ ok: boolean; message: string }> {
+    return {
+      ok: false,
+      message: 'Nothing to compact yet: the conversation holds only its latest turns.',
+    };
+  }
+
   async startRun(task: string): Promise<{ runId: string; sessionId: string }> {
     if (this.pending) throw new Error('A run is already waiting for your answer.');
     this.runs += 1;
@@ -152,6 +159,15 @@ export class ScriptedRunController implements RunController {
         text: 'Understood, I will not run the tests.',
       });
     }
+    this.emit({
+      type: 'context-use',
+      runId,
+      tokens: 1180,
+      windowTokens: 128_000,
+      answerTokens: 16_384,
+      windowSource: 'table',
+      counter: 'o200k_base',
+    });
     this.emit({
       type: 'usage',
       runId,

@@ -116,6 +116,7 @@ async function run(env: Record<string, string>, extraArgs: string[] = []) {
 
 /** The screen with what differs between machines and runs replaced by names. */
 function normalized(lines: readonly string[], folder: string): string {
+  // The prompt's size (context N of M) moves with every tool description and the prompt's date.
   return lines
     .join('\n')
     .replaceAll(folder, '<folder>')
@@ -125,7 +126,8 @@ function normalized(lines: readonly string[], folder: string): string {
     .replace(/\d+(\.\d)? s\b/g, '<t> s')
     .replace(/\(\d+ ms\)/g, '(<t> ms)')
     .replace(/you allowed it at \d\d:\d\d/g, 'you allowed it at <time>')
-    .replace(/\d{14}-[0-9a-f]{8}/g, '<session>');
+    .replace(/\d{14}-[0-9a-f]{8}/g, '<session>')
+    .replace(/[\d,]+ of ([\d,]+) tokens \(\d+ %\)/g, '<n> of $1 tokens');
 }
 
 // The screen a person sees, the same with colour and without: src/cli/__screens__/tandem-run.txt.

@@ -4,6 +4,7 @@
 // safeStorage, which a plain Node process cannot open.
 import { existsSync } from 'node:fs';
 import { presetById, presetForBaseUrl, type ProviderPreset } from '../shared/provider-presets';
+import type { ModelSettings } from '../shared/model-settings';
 import type { ProviderTimeoutSettings } from '../shared/provider-timeouts';
 import { JsonFileSettingsStore, type ProviderSettings } from '../main/store/provider-settings';
 import { windowDataDir } from '../main/store/window-data-dir';
@@ -21,6 +22,8 @@ export interface ProviderChoice {
   readonly source: 'flags' | 'window';
   /** The window's stored timeouts, when the provider came from there and they were changed. */
   readonly timeouts?: ProviderTimeoutSettings;
+  /** The model's window and prices as set in the window's Settings, when it came from there. */
+  readonly modelSettings?: ModelSettings;
 }
 
 export interface ProviderChoiceInput {
@@ -116,6 +119,7 @@ async function fromWindow(input: ProviderChoiceInput): Promise<Omit<ProviderChoi
     preset,
     source: 'window',
     ...(settings.timeouts !== undefined ? { timeouts: settings.timeouts } : {}),
+    ...(settings.models?.[model] ? { modelSettings: settings.models[model] } : {}),
   };
 }
 

@@ -2,6 +2,9 @@
 // says how it ended.
 import { homedir } from 'node:os';
 import type { RunFinishReason } from '../shared/events';
+import type { ModelPrices, ModelSettings } from '../shared/model-settings';
+import type { UsageTotals } from '../shared/tool-types';
+import { describeContextUse, describeTotals, type ContextUseFigures } from '../shared/usage-text';
 import { createOpenAIProvider } from '../main/agent/provider';
 import { openWorkspaceAgent } from '../main/agent/workspace-agent';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../main/mcp/mcp-connection';
@@ -133,6 +136,7 @@ async function runTask(
       folder,
       dataDir: flags.dataDir,
       maxSteps: flags.maxSteps,
+      ...modelOptions(flags, provider.modelSettings ?? {}),
       secretNames: [apiKeyEnv],
       secretValues,
       ...(flags.session ? { sessionId: flags.session } : {}),
@@ -190,17 +194,30 @@ async function runTask(
     }),
   );
   let finishMessage = '';
+  let session: UsageTotals | undefined;
+  let context: ContextUseFigures | undefined;
   // Whether the model answered in this run: a session whose first request failed holds only the
   // task, and is not worth continuing.
   let answered = false;
   agent.onEvent((event) => {
     if (event.type === 'run-finished') finishMessage = event.message ?? '';
     if (event.type === 'assistant-message' || event.type === 'tool-call-started') answered = true;
+    if ((event.type === 'usage' || event.type === 'context-compacted') && event.session)
+      session = event.session;
+    if (event.type === 'context-use') context = event;
   });
   const run = agent.startRun(flags.task);
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
   try {
     const reason = await run.done;
+    if (!flags.json) {
+      if (session)
+        io.stderr.write(style.paint.dim(`usage this session: ${describeTotals(session)}`) + '\n');
+      if (context)
+        io.stderr.write(
+          style.paint.dim(`context at the end: ${describeContextUse(context)}`) + '\n',
+        );
+    }
     if (!flags.json && (answered || flags.session)) {
       io.stderr.write(
         style.paint.dim(`session ${run.sessionId} (continue it with --session ${run.sessionId})`) +
@@ -238,4 +255,16 @@ function report(
       io.stderr.write(`${prefix} stopped\n`);
       return EXIT.stopped;
   }
+}
+
+/** The flag's window wins over the one stored in Settings; prices come from Settings only. */
+function modelOptions(
+  flags: RunFlags,
+  stored: ModelSettings,
+): { contextTokens?: number; prices?: ModelPrices } {
+  const contextTokens = flags.contextTokens ?? stored.contextTokens;
+  return {
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
+    ...(stored.prices ? { prices: stored.prices } : {}),
+  };
 }

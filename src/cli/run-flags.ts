@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { baseUrlSchema } from '../shared/ipc-schemas';
+import { CONTEXT_TOKENS_MAX, CONTEXT_TOKENS_MIN } from '../shared/model-settings';
 import { PERMISSION_MODES, type PermissionMode } from '../shared/tool-types';
 import {
   DEFAULT_TIMEOUT_SETTINGS,
@@ -39,6 +40,10 @@ Options:
   --api-key-env VAR    environment variable holding the API key (default: OPENAI_API_KEY)
   --mode MODE          ask | auto-edit | read-only | autonomous (default: the project's stored mode, else ask)
   --max-steps N        model turns before the run stops (default: 50, at most 100,000)
+  --context-tokens N   the model's context window in tokens, 2,048 or more (default: the
+                       model's figure in the window's Settings, else the provider's model
+                       list, else Tandem's table of known models; windows past 200,000 are
+                       worked within 200,000 unless you give more here)
   --connect-timeout S  seconds for the provider to start answering (default: the window's
                        setting, else 60; at most 300)
   --idle-timeout S     seconds the provider may go quiet mid-answer (default: the window's
@@ -89,6 +94,8 @@ export interface RunFlags {
   /** Absent: the project's stored mode applies. */
   readonly mode?: PermissionMode;
   readonly maxSteps: number;
+  /** The model's window in tokens; absent: Settings, the provider's list or Tandem's table. */
+  readonly contextTokens?: number;
   /** The timeouts given on the command line, in seconds; see `runTimeouts` for the rest. */
   readonly timeoutSeconds: Partial<ProviderTimeoutSettings>;
   readonly session?: string;
@@ -101,7 +108,11 @@ export interface RunFlags {
 }
 
 /** Flags whose value is a count or a number of seconds: a leading "-" is a bad value, not a flag. */
-const NUMERIC_FLAGS = ['--max-steps', ...TIMEOUT_FIELDS.map((field) => field.flag)];
+const NUMERIC_FLAGS = [
+  '--max-steps',
+  '--context-tokens',
+  ...TIMEOUT_FIELDS.map((field) => field.flag),
+];
 
 const MAX_STEPS_LIMIT = 100_000;
 
@@ -119,6 +130,7 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
         'api-key-env': { type: 'string' },
         mode: { type: 'string' },
         'max-steps': { type: 'string', default: '50' },
+        'context-tokens': { type: 'string' },
         'connect-timeout': { type: 'string' },
         'idle-timeout': { type: 'string' },
         'request-timeout': { type: 'string' },
@@ -144,6 +156,11 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
     );
   }
   const maxSteps = positiveInteger('--max-steps', values['max-steps'], MAX_STEPS_LIMIT);
+  const rawContext = values['context-tokens'];
+  const contextTokens =
+    rawContext === undefined
+      ? undefined
+      : positiveInteger('--context-tokens', rawContext, CONTEXT_TOKENS_MAX, CONTEXT_TOKENS_MIN);
   const timeoutSeconds = {
     ...seconds('connectSeconds', values['connect-timeout']),
     ...seconds('idleSeconds', values['idle-timeout']),
@@ -172,6 +189,7 @@ export function parseRunFlags(argv: readonly string[], io: CliIo): RunFlags | 'h
     ...(values['api-key-env'] !== undefined ? { apiKeyEnv: values['api-key-env'] } : {}),
     ...(mode ? { mode } : {}),
     maxSteps,
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
     timeoutSeconds,
     ...(values.session ? { session: values.session } : {}),
     dataDir: values['data-dir'] ? resolve(io.cwd, values['data-dir']) : defaultDataDir(io.env),
@@ -230,11 +248,11 @@ function joinNumericValues(argv: readonly string[]): string[] {
 }
 
 /** Digits only: "0x10", "1e3", " 5 ", "+5" and "5.0" are refused rather than read as numbers. */
-function positiveInteger(flag: string, raw: string, max: number): number {
+function positiveInteger(flag: string, raw: string, max: number, min = 1): number {
   const value = /^[0-9]+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new CliFailure(
-      `${flag} must be a whole number from 1 to ${max.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
+      `${flag} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}, written with digits only (got "${raw}")`,
       EXIT.usage,
     );
   }

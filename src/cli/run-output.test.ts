@@ -57,4 +57,32 @@ describe('the run printer', () => {
     expect(() => print(event)).not.toThrow();
     expect((json ? out : err).join('')).toContain('nested deeper than 100 levels');
   });
+
+  it("prints each request's tokens, cost and how full the window is, on stderr", () => {
+    const { print, out, err } = printer(false);
+    print({
+      type: 'context-use',
+      runId: 'r',
+      tokens: 45_210,
+      windowTokens: 128_000,
+      answerTokens: 16_384,
+      windowSource: 'table',
+      counter: 'o200k_base',
+    });
+    print({
+      type: 'usage',
+      runId: 'r',
+      usage: {
+        promptTokens: 45_300,
+        completionTokens: 120,
+        totalTokens: 45_420,
+        cachedTokens: 40_000,
+      },
+      costUsd: 0.0123,
+    });
+    expect(out).toEqual([]);
+    expect(err.join('')).toBe(
+      '  · 45,300 in (40,000 cached), 120 out, $0.0123; context 45,210 of 128,000 tokens (35 %)\n',
+    );
+  });
 });

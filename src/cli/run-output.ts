@@ -4,6 +4,7 @@
 // ever Tandem's own (cli-style.ts).
 import type { RunEvent } from '../shared/events';
 import { safeJsonStringify } from '../shared/safe-json';
+import { describeContextUse, describeRequest, type ContextUseFigures } from '../shared/usage-text';
 import { createAnswerPrinter } from './answer-printer';
 import type { CliIo } from './cli-io';
 import type { CliStyle } from './cli-style';
@@ -39,6 +40,8 @@ export function createEventPrinter(
   });
   const shellCalls = new Set<string>();
 
+  // The latest request's share of the window, printed with its usage when that comes.
+  let context: ContextUseFigures | undefined;
   return (event) => {
     switch (event.type) {
       case 'assistant-delta':
@@ -89,11 +92,38 @@ export function createEventPrinter(
       case 'error':
         if (event.retrying) err(`  ${paint.yellow('…')} ${text.line(event.message)}\n`);
         return;
+      case 'context-compacted':
+        answers.finish();
+        err(
+          `${paint.yellow('…')} ${paint.dim(`context compacted: ${n(event.keptFrom)} earlier messages summarised (${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens); the transcript keeps them`)}\n`,
+        );
+        return;
+      case 'instructions-loaded':
+        answers.finish();
+        err(
+          paint.dim(
+            `project instructions loaded: ${text.line(event.file)}${event.note ? ` (${text.line(event.note)})` : ''}`,
+          ) + '\n',
+        );
+        return;
+      case 'context-use':
+        context = event;
+        return;
+      case 'usage':
+        // Per request: what the provider counted and charged, and how full the window is. The
+        // turn is complete when its usage comes, so its answer is printed whole first.
+        answers.finish();
+        err(
+          paint.dim(
+            `  · ${describeRequest(event.usage, event.costUsd)}` +
+              (context ? `; context ${describeContextUse(context)}` : ''),
+          ) + '\n',
+        );
+        return;
       case 'run-started':
       case 'permission-decided':
       case 'approval-requested':
       case 'approval-resolved':
-      case 'usage':
       case 'files-reverted':
         return;
     }
@@ -112,6 +142,8 @@ function masked(count: number): string {
   if (count === 0) return '';
   return count === 1 ? '1 secret masked for the model' : `${count} secrets masked for the model`;
 }
+
+const n = (value: number): string => value.toLocaleString('en-US');
 
 /** At most 160 characters, cut between code points (before escaping, so no escape is cut). */
 function short(value: string): string {

@@ -27,6 +27,7 @@ const api: TandemApi = {
   startRun: (task) => invoke('startRun', task),
   stopRun: (runId) => invoke('stopRun', runId),
   stopCall: (callId) => invoke('stopCall', callId),
+  compactSession: () => invoke('compactSession'),
   answerApproval: (requestId, argsHash, answer) =>
     invoke('answerApproval', requestId, argsHash, answer),
   answerEdited: (requestId, argsHash, edited) =>
@@ -48,6 +49,7 @@ const api: TandemApi = {
   setApiKey: (key) => invoke('setApiKey', key),
   clearApiKey: () => invoke('clearApiKey'),
   setProviderTimeouts: (timeouts) => invoke('setProviderTimeouts', timeouts),
+  setModelSettings: (model, settings) => invoke('setModelSettings', model, settings),
   listModels: () => invoke('listModels'),
   testConnection: () => invoke('testConnection'),
   setMode: (mode) => invoke('setMode', mode),

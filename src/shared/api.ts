@@ -2,6 +2,7 @@
 // main implements it (src/main/ipc) and validates every payload (./ipc-schemas.ts).
 import type { RunEvent } from './events';
 import type { McpOverview, McpServerChoices } from './mcp-types';
+import type { ModelSettings } from './model-settings';
 import type { ProviderPresetId } from './provider-presets';
 import type { ProviderTimeoutSettings } from './provider-timeouts';
 import type { ApprovalAnswer, EditedArgs, PermissionMode, SandboxState } from './tool-types';
@@ -51,6 +52,15 @@ export interface SettingsInfo extends ProviderSettingsInput {
   readonly keyStorage: KeyStorageInfo;
   /** How long Tandem waits for the provider (the defaults when none are stored). */
   readonly timeouts: ProviderTimeoutSettings;
+  /** The chosen model's window and prices as the person set them (empty when unset). */
+  readonly modelSettings: ModelSettings;
+}
+
+/** What asking for a compaction did. */
+export interface CompactOutcome {
+  readonly ok: boolean;
+  /** For the person: what was summarised, or why nothing was. */
+  readonly message: string;
 }
 
 export interface ConnectionTestResult {
@@ -200,6 +210,8 @@ export interface TandemApi {
   stopRun(runId: string): Promise<void>;
   /** Stops one running command; the run goes on. False when it is not running. */
   stopCall(callId: string): Promise<boolean>;
+  /** Summarises the older part of the open session now (refused while a run is going). */
+  compactSession(): Promise<CompactOutcome>;
   answerApproval(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
   /**
    * Allows a pending call once, as the person edited it on its card (a command's text, a write's
@@ -237,6 +249,8 @@ export interface TandemApi {
   setApiKey(key: string): Promise<SettingsInfo>;
   clearApiKey(): Promise<SettingsInfo>;
   setProviderTimeouts(timeouts: ProviderTimeoutSettings): Promise<SettingsInfo>;
+  /** A model's window and prices; an empty value removes them. */
+  setModelSettings(model: string, settings: ModelSettings): Promise<SettingsInfo>;
   /** Models the stored provider offers. */
   listModels(): Promise<readonly string[]>;
   testConnection(): Promise<ConnectionTestResult>;
@@ -282,6 +296,7 @@ export const TANDEM_INVOKE_METHODS = [
   'startRun',
   'stopRun',
   'stopCall',
+  'compactSession',
   'answerApproval',
   'answerEdited',
   'previewAlwaysRule',
@@ -301,6 +316,7 @@ export const TANDEM_INVOKE_METHODS = [
   'setApiKey',
   'clearApiKey',
   'setProviderTimeouts',
+  'setModelSettings',
   'listModels',
   'testConnection',
   'setMode',

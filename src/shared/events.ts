@@ -10,6 +10,7 @@ import type {
   ToolImage,
   ToolPreview,
   Usage,
+  UsageTotals,
 } from './tool-types';
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
@@ -28,6 +29,8 @@ export type RunFault =
   | 'incomplete'
   | 'protocol'
   | 'internal';
+/** The person's setting, the provider's model list, Tandem's table, or a cautious default. */
+export type WindowSource = 'person' | 'provider' | 'table' | 'default';
 
 export type RunEvent =
   | {
@@ -129,7 +132,71 @@ export type RunEvent =
       /** Images the tool returned, shown in the trace; the model was given a description. */
       readonly images?: readonly ToolImage[];
     }
-  | { readonly type: 'usage'; readonly runId: string; readonly usage: Usage }
+  | {
+      readonly type: 'usage';
+      readonly runId: string;
+      /** This request, as the provider reported it. */
+      readonly usage: Usage;
+      /** This request's cost in US dollars, when the model has a price. */
+      readonly costUsd?: number;
+      /** The session so far, this request included (absent in older transcripts). */
+      readonly session?: UsageTotals;
+    }
+  | {
+      /**
+       * The older part of the conversation was summarised by the model to save context: from now
+       * on the summary is sent in place of the history before `keptFrom` (the transcript keeps it).
+       */
+      readonly type: 'context-compacted';
+      readonly runId: string;
+      /** Asked for by the person, or done because the history no longer fit the window. */
+      readonly by: 'auto' | 'person';
+      readonly summary: string;
+      /** Index in the session's messages of the first one sent as it is after the summary. */
+      readonly keptFrom: number;
+      /** Digest of that message, so a reopened session can check (or find) it. */
+      readonly keptFromDigest: string;
+      /** Stored messages the summary stands for, all compactions together. */
+      readonly replacedMessages: number;
+      /** The prompt in tokens before and after, as counted for the window. */
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      /** The summary request's own tokens, and the session's with it. */
+      readonly usage?: Usage;
+      readonly session?: UsageTotals;
+      readonly at: number;
+    }
+  | {
+      /**
+       * What the request about to be sent takes of the model's window, as Tandem counts it (its
+       * tokenizer or byte estimate, corrected by what the provider reported so far).
+       */
+      readonly type: 'context-use';
+      readonly runId: string;
+      /** The whole prompt: system prompt, tool list and the messages as sent. */
+      readonly tokens: number;
+      /** The model's window, prompt and answer together. */
+      readonly windowTokens: number;
+      /** Kept free in the window for the answer. */
+      readonly answerTokens: number;
+      /** Where the window's size came from. */
+      readonly windowSource: WindowSource;
+      /** The model's own window, when Tandem works within a smaller limit (`windowTokens`). */
+      readonly modelWindowTokens?: number;
+      /** How the tokens were counted: "o200k_base", or "bytes / 2.5". */
+      readonly counter: string;
+    }
+  | {
+      /** The project's instructions for agents were read and go with every request. */
+      readonly type: 'instructions-loaded';
+      readonly runId: string;
+      /** Relative to the project: AGENTS.md, CLAUDE.md or .github/copilot-instructions.md. */
+      readonly file: string;
+      /** Characters sent (after any cut). */
+      readonly chars: number;
+      /** What was cut or why nothing was sent ("cut at 20,000 characters"). */
+      readonly note?: string;
+    }
   | {
       readonly type: 'run-finished';
       readonly runId: string;

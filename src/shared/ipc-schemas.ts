@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SESSION_TITLE_MAX, TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
 import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
+import { modelIdSchema, modelSettingsSchema } from './model-settings';
 import { providerTimeoutsSchema } from './provider-timeouts';
 import { EDITED_TEXT_MAX, PERMISSION_MODES, type PermissionMode } from './tool-types';
 
@@ -151,6 +152,7 @@ export const ipcArgSchemas = {
   startRun: z.tuple([z.string().min(1).max(200_000)]),
   stopRun: z.tuple([id]),
   stopCall: z.tuple([id]),
+  compactSession: z.tuple([]),
   answerApproval: z.tuple([id, z.string().min(1).max(200), approvalAnswerSchema]),
   answerEdited: z.tuple([id, z.string().min(1).max(200), editedArgsSchema]),
   previewAlwaysRule: z.tuple([id]),
@@ -171,6 +173,7 @@ export const ipcArgSchemas = {
   setApiKey: z.tuple([apiKeySchema]),
   clearApiKey: z.tuple([]),
   setProviderTimeouts: z.tuple([providerTimeoutsSchema]),
+  setModelSettings: z.tuple([modelIdSchema, modelSettingsSchema]),
   listModels: z.tuple([]),
   testConnection: z.tuple([]),
   setMode: z.tuple([modeSchema]),

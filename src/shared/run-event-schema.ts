@@ -18,6 +18,21 @@ const runId = z.string();
 const callId = z.string();
 const strings = z.array(z.string());
 
+const usageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  cachedTokens: z.number().optional(),
+});
+
+const usageTotalsSchema = z.object({
+  requests: z.number(),
+  promptTokens: z.number(),
+  cachedTokens: z.number(),
+  completionTokens: z.number(),
+  costUsd: z.number().optional(),
+});
+
 /** An image as main lets one through (mcp-result.ts): a drawable type, bounded base64. */
 const imageSchema = z.object({
   mimeType: z.enum(SHOWN_IMAGE_TYPES),
@@ -129,11 +144,40 @@ const eventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('usage'),
     runId,
-    usage: z.object({
-      promptTokens: z.number(),
-      completionTokens: z.number(),
-      totalTokens: z.number(),
-    }),
+    usage: usageSchema,
+    costUsd: z.number().optional(),
+    session: usageTotalsSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('context-compacted'),
+    runId,
+    by: z.enum(['auto', 'person']),
+    summary: z.string(),
+    keptFrom: z.number().int().nonnegative(),
+    keptFromDigest: z.string(),
+    replacedMessages: z.number(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    usage: usageSchema.optional(),
+    session: usageTotalsSchema.optional(),
+    at: z.number(),
+  }),
+  z.object({
+    type: z.literal('context-use'),
+    runId,
+    tokens: z.number(),
+    windowTokens: z.number(),
+    answerTokens: z.number(),
+    windowSource: z.enum(['person', 'provider', 'table', 'default']),
+    modelWindowTokens: z.number().optional(),
+    counter: z.string(),
+  }),
+  z.object({
+    type: z.literal('instructions-loaded'),
+    runId,
+    file: z.string(),
+    chars: z.number(),
+    note: z.string().optional(),
   }),
   z.object({
     type: z.literal('run-finished'),

@@ -153,9 +153,21 @@ export interface ToolImage {
   readonly data: string;
 }
 
-/** Token counts as reported by the provider. */
+/** Token counts of one request as reported by the provider. */
 export interface Usage {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly totalTokens: number;
+  /** Prompt tokens the provider served from its cache, where it says. */
+  readonly cachedTokens?: number;
+}
+
+/** A session's requests summed (the summary requests of compaction included). */
+export interface UsageTotals {
+  readonly requests: number;
+  readonly promptTokens: number;
+  readonly cachedTokens: number;
+  readonly completionTokens: number;
+  /** US dollars, when a price is set for the model. */
+  readonly costUsd?: number;
 }

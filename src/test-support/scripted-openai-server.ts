@@ -2,6 +2,12 @@
 // real HTTP: SSE with tool-call deltas split at awkward places, plain JSON answers, and faults.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  answerTokensOf,
+  limitMessage,
+  type ContextLimit,
+  type LimitRefusal,
+} from './scripted-context-limit';
 import { playQuiet, sleepUnlessClosed, streamTurn, toolCallsOf, usageOf } from './scripted-stream';
 
 export interface ScriptedToolCall {
@@ -24,7 +30,11 @@ export interface ScriptedTurn {
   readonly cutAfterEvents?: number;
   /** Stream: end the response cleanly after this many events, without finish_reason or [DONE]. */
   readonly endAfterEvents?: number;
-  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number };
+  readonly usage?: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly prompt_tokens_details?: { readonly cached_tokens: number };
+  };
   /**
    * Stream these SSE events instead of the ones built from text and toolCalls: an object is sent
    * as `data: <JSON>`, a string goes on the wire verbatim (so it may be garbage, a comment, or
@@ -58,12 +68,23 @@ export interface ScriptedServerOptions {
   readonly model?: string;
   /** Keep request bodies (default true); a long benchmark turns it off to measure the client. */
   readonly recordRequests?: boolean;
+  /** The model list's entries (default: the one model, with no limits given). */
+  readonly models?: readonly unknown[];
+  /**
+   * Refuse (HTTP 400) a chat request whose prompt and answer limit exceed this, and report the
+   * counted prompt tokens as its usage unless the turn scripts its own.
+   */
+  readonly contextLimit?: ContextLimit;
 }
 
 export interface ScriptedServer {
   /** e.g. http://127.0.0.1:PORT/v1 */
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
+  /** Chat requests refused for exceeding `contextLimit`. */
+  readonly refusals: LimitRefusal[];
+  /** Prompt tokens of each chat request as `contextLimit` counted them, in order. */
+  readonly promptTokens: number[];
   /** Chat completion request bodies only. */
   chatBodies(): ChatRequestBody[];
   close(): Promise<void>;
@@ -80,6 +101,8 @@ export async function startScriptedOpenAIServer(
   options: ScriptedServerOptions,
 ): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
+  const refusals: LimitRefusal[] = [];
+  const promptTokens: number[] = [];
   let chatIndex = 0;
   const model = options.model ?? 'scripted-model';
   const server = createServer((req, res) => {
@@ -99,7 +122,7 @@ export async function startScriptedOpenAIServer(
     if (req.method === 'GET' && path.endsWith('/models')) {
       sendJson(res, 200, {
         object: 'list',
-        data: [{ id: model, object: 'model', owned_by: 'test' }],
+        data: options.models ?? [{ id: model, object: 'model', owned_by: 'test' }],
       });
       return;
     }
@@ -108,10 +131,32 @@ export async function startScriptedOpenAIServer(
       return;
     }
     const index = chatIndex++;
-    const turn =
+    const limit = options.contextLimit;
+    let counted: number | undefined;
+    if (limit) {
+      counted = limit.count(body);
+      promptTokens.push(counted);
+      const answer = answerTokensOf(body);
+      if (counted + answer > limit.tokens) {
+        refusals.push({ index, promptTokens: counted, answerTokens: answer });
+        sendJson(res, 400, {
+          error: {
+            message: limitMessage(limit.tokens, counted, answer),
+            type: 'invalid_request_error',
+            code: 'context_length_exceeded',
+          },
+        });
+        return;
+      }
+    }
+    const scripted =
       typeof options.turns === 'function'
         ? options.turns(index, body, Buffer.byteLength(raw))
         : options.turns[index];
+    const turn =
+      scripted && counted !== undefined && !scripted.usage
+        ? { ...scripted, usage: { prompt_tokens: counted, completion_tokens: 20 } }
+        : scripted;
     if (!turn) {
       sendJson(res, 400, {
         error: { message: `scripted server: no turn left for request ${index}` },
@@ -149,6 +194,8 @@ export async function startScriptedOpenAIServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    refusals,
+    promptTokens,
     chatBodies: () =>
       requests
         .filter((r) => r.path.endsWith('/chat/completions'))

@@ -8,12 +8,15 @@ import type { PermissionGate } from '../permissions/gate';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
 import { CallStops } from './call-stops';
+import type { ModelPrices } from '../../shared/model-settings';
 import type { ChatMessage } from './chat-message';
-import { buildSystemPrompt, DEFAULT_CONTEXT_BUDGET_TOKENS, loadAgentsMd } from './context';
+import { restoredCompaction } from './context';
 import type { ChatProvider } from './provider';
 import { DEFAULT_MAX_STEPS, runLoop } from './runner';
+import { createSessionContext, type PromptSource } from './session-context';
 import { Session, type InterruptedAnswer } from './session';
 import { taintFromEvents } from './tool-calls';
+import { compactOnRequest, type CompactResult } from './compact-on-request';
 
 export interface AgentOptions {
   readonly provider: ChatProvider;
@@ -25,7 +28,10 @@ export interface AgentOptions {
   readonly dataDir: string;
   readonly services?: ToolServices;
   readonly maxSteps?: number;
-  readonly contextBudgetTokens?: number;
+  /** The model's window as the person gives it (a flag, Settings); else it is looked up. */
+  readonly contextTokens?: number;
+  /** The model's prices, for the cost of the session. */
+  readonly prices?: ModelPrices;
   /** Reopen this session from its transcript instead of starting a new one. */
   readonly sessionId?: string;
   /** Replaces the built system prompt (tests, embedders). */
@@ -72,6 +78,11 @@ export interface Agent {
   /** Damaged transcript lines skipped when the session was reopened, one sentence each. */
   loadProblems(): readonly string[];
   readonly activeRunId: string | undefined;
+  /**
+   * Summarises the older part of the conversation now (the person asked); refused while a run
+   * is going. Never rejects.
+   */
+  compact(): Promise<CompactResult>;
   /** Stops any run and closes the transcript. */
   close(): Promise<void>;
 }
@@ -90,6 +101,25 @@ export function createAgent(options: AgentOptions): Agent {
   const pendingNotes: string[] = [];
   // Content from the network stays in the history, so its taint lasts for the whole session.
   const taint = taintFromEvents(session.pastEvents);
+  const restored = restoredCompaction(session.messages, session.pastEvents);
+  const loadProblems = [...session.loadProblems, ...(restored.problem ? [restored.problem] : [])];
+  // The prompt's inputs are fixed for the agent's life, so its bytes stay the same between runs
+  // unless the project's instructions change.
+  const prompt: PromptSource = {
+    folder,
+    platform: `${platform()} ${release()}`,
+    toolNames: () => options.registry.list().map((tool) => tool.name),
+    date: new Date().toISOString().slice(0, 10),
+    ...(options.systemPrompt !== undefined ? { fixed: options.systemPrompt } : {}),
+  };
+  const context = createSessionContext({
+    provider: options.provider,
+    ...(options.contextTokens !== undefined ? { contextTokens: options.contextTokens } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
+    pastEvents: session.pastEvents,
+    ...(restored.compaction ? { compaction: restored.compaction } : {}),
+    prompt,
+  });
   let active:
     { runId: string; controller: AbortController; done: Promise<RunFinishReason> } | undefined;
 
@@ -109,14 +139,8 @@ export function createAgent(options: AgentOptions): Agent {
     try {
       session.append({ role: 'user', content: task });
       await options.beforeRun?.(signal);
-      const systemPrompt =
-        options.systemPrompt ??
-        buildSystemPrompt({
-          folder,
-          platform: `${platform()} ${release()}`,
-          toolNames: options.registry.list().map((tool) => tool.name),
-          agentsMd: await loadAgentsMd(folder),
-        });
+      const sessionContext = await context.get();
+      const systemPrompt = await context.systemPrompt(runId, emit);
       const outcome = await runLoop(
         {
           provider: options.provider,
@@ -127,7 +151,7 @@ export function createAgent(options: AgentOptions): Agent {
           services: options.services ?? {},
           systemPrompt,
           maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
-          contextBudgetTokens: options.contextBudgetTokens ?? DEFAULT_CONTEXT_BUDGET_TOKENS,
+          context: sessionContext,
           history: () => session.messages,
           append: (message) => session.append(message),
           emit,
@@ -175,6 +199,32 @@ export function createAgent(options: AgentOptions): Agent {
       if (active?.runId === runId) active.controller.abort(new Error('stopped by the person'));
     },
     stopCall: (callId) => callStops.stop(callId),
+    async compact() {
+      if (active) {
+        return {
+          ok: false,
+          message: 'A run is going: compact when it has finished, or stop it first.',
+        };
+      }
+      const runId = `compact-${randomUUID()}`;
+      const controller = new AbortController();
+      const result = compactOnRequest({
+        runId,
+        signal: controller.signal,
+        provider: options.provider,
+        registry: options.registry,
+        context,
+        history: () => session.messages,
+        emit,
+      });
+      const done = result.then((r) => (r.ok ? 'done' : 'error') as RunFinishReason);
+      active = { runId, controller, done };
+      try {
+        return await result;
+      } finally {
+        if (active?.runId === runId) active = undefined;
+      }
+    },
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -188,7 +238,7 @@ export function createAgent(options: AgentOptions): Agent {
       if (active) pendingNotes.push(note);
       else session.append({ role: 'user', content: note });
     },
-    loadProblems: () => session.loadProblems,
+    loadProblems: () => loadProblems,
     async close() {
       if (active) {
         active.controller.abort(new Error('closed'));

@@ -41,6 +41,23 @@ export async function listModels(
   apiKey: string | undefined,
   options: ProbeOptions = {},
 ): Promise<string[]> {
+  const entries = await listModelEntries(baseUrl, apiKey, options);
+  return [...new Set(entries.map((entry) => entry.id))].sort((a, b) => a.localeCompare(b));
+}
+
+/** One model of the list, with its limits where the provider says them. */
+export interface ModelEntry {
+  readonly id: string;
+  readonly contextTokens?: number;
+  readonly maxOutputTokens?: number;
+}
+
+/** The models the endpoint lists, in its order; throws ProbeError like listModels. */
+export async function listModelEntries(
+  baseUrl: string,
+  apiKey: string | undefined,
+  options: ProbeOptions = {},
+): Promise<ModelEntry[]> {
   // Everything explicit, so nothing leaks in from OPENAI_* variables of the environment.
   const client = new OpenAI({
     baseURL: baseUrl,
@@ -70,10 +87,49 @@ export async function listModels(
       'not-openai',
     );
   }
-  const ids = data
-    .map((m: unknown) => (typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : null))
-    .filter((id): id is string => typeof id === 'string' && id !== '');
-  return [...new Set(ids)].sort((a, b) => a.localeCompare(b));
+  return data.flatMap((raw: unknown) => {
+    const entry = readModelEntry(raw);
+    return entry ? [entry] : [];
+  });
+}
+
+/** A count of tokens a provider could mean: a whole number from 256 to 100 million. */
+function tokenCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 256 && value <= 1e8
+    ? value
+    : undefined;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * The limits providers put in their model lists, each under its own name: OpenRouter, Together
+ * and Fireworks `context_length` (OpenRouter also `top_provider`), Groq `context_window`,
+ * Mistral and LM Studio `max_context_length`, vLLM `max_model_len`.
+ */
+function readModelEntry(raw: unknown): ModelEntry | undefined {
+  const id = field(raw, 'id');
+  if (typeof id !== 'string' || id === '') return undefined;
+  const top = field(raw, 'top_provider');
+  const contextTokens =
+    tokenCount(field(top, 'context_length')) ??
+    tokenCount(field(raw, 'context_length')) ??
+    tokenCount(field(raw, 'context_window')) ??
+    tokenCount(field(raw, 'max_context_length')) ??
+    tokenCount(field(raw, 'max_model_len'));
+  const maxOutputTokens =
+    tokenCount(field(top, 'max_completion_tokens')) ??
+    tokenCount(field(raw, 'max_completion_tokens')) ??
+    tokenCount(field(raw, 'max_output_tokens'));
+  return {
+    id,
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
+    ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+  };
 }
 
 export interface ConnectionCheck {

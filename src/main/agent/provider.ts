@@ -7,6 +7,7 @@ import type { Usage } from '../../shared/tool-types';
 import type { ToolDefinition } from '../tools/registry';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 import { describeFault, faultOf, ProviderError, sentence } from './provider-faults';
+import { listModelEntries, type ModelEntry } from './provider-probe';
 import {
   DEFAULT_PROVIDER_TIMEOUTS,
   RequestWatchdog,
@@ -31,6 +32,11 @@ export interface TurnRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolDefinition[];
   readonly signal: AbortSignal;
+  /** The most the answer may take, and the request field that says so. */
+  readonly answerLimit?: {
+    readonly tokens: number;
+    readonly field: 'max_tokens' | 'max_completion_tokens';
+  };
   readonly onTextDelta?: (text: string) => void;
   /** Called before each retry with a one-line reason and the wait. */
   readonly onRetry?: (info: {
@@ -53,7 +59,12 @@ export interface ChatProvider {
   readonly baseUrl: string;
   /** Resolves with the complete turn; rejects with ProviderError (or AbortedError on stop). */
   streamTurn(request: TurnRequest): Promise<AssistantTurn>;
+  /** The model's entry in the provider's model list (its window, where listed); may reject. */
+  describeModel?(): Promise<ModelEntry | undefined>;
 }
+
+/** The model list is a nicety for the window size: it may not hold up a run for long. */
+const DESCRIBE_TIMEOUT_MS = 5000;
 
 export class AbortedError extends Error {
   override readonly name = 'AbortedError';
@@ -118,6 +129,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
         model: options.model,
         messages: request.messages as ChatMessage[],
         ...(request.tools.length ? { tools: request.tools as ToolDefinition[] } : {}),
+        ...(request.answerLimit ? { [request.answerLimit.field]: request.answerLimit.tokens } : {}),
         stream: true,
         stream_options: { include_usage: true },
       },
@@ -165,6 +177,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
   return {
     model: options.model,
     baseUrl: options.baseUrl,
+    async describeModel() {
+      const entries = await listModelEntries(options.baseUrl, options.apiKey, {
+        timeoutMs: DESCRIBE_TIMEOUT_MS,
+      });
+      return entries.find((entry) => entry.id === options.model);
+    },
     async streamTurn(request) {
       const turnKey = Math.random().toString(36).slice(2, 10);
       for (let n = 1; ; n++) {

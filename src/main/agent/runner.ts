@@ -7,8 +7,16 @@ import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
 import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
-import { fitHistory } from './context';
+import { learnFromOverflow, readOverflow } from './context-overflow';
 import { AbortedError, ProviderError, type AssistantTurn, type ChatProvider } from './provider';
+import {
+  contextUse,
+  fitRequest,
+  recordUsage,
+  toolsInFixedOrder,
+  type CompactionSwitch,
+  type SessionContext,
+} from './request-fitting';
 import { answerToolCalls, type RunTaint } from './tool-calls';
 import { uniqueCallIds } from './unique-call-ids';
 
@@ -23,7 +31,8 @@ export interface RunLoopDeps {
   readonly services: ToolServices;
   readonly systemPrompt: string;
   readonly maxSteps: number;
-  readonly contextBudgetTokens: number;
+  /** The window, the counter, the fitted conversation and the usage of the session. */
+  readonly context: SessionContext;
   /** The conversation so far; the loop appends through `append`. */
   readonly history: () => readonly ChatMessage[];
   readonly append: (message: ChatMessage) => void;
@@ -51,10 +60,11 @@ export async function runLoop(
 ): Promise<RunOutcome> {
   const { taint } = deps;
   const toolDeps = { ...deps, runId };
+  const compaction: CompactionSwitch = { enabled: true };
   for (let step = 1; step <= deps.maxSteps; step++) {
     // Every tool call of the last turn is answered here, so a user message may follow.
     for (const note of deps.takeNotes?.() ?? []) deps.append({ role: 'user', content: note });
-    const turn = await askModel(deps, runId, signal);
+    const turn = await askModel(deps, runId, signal, compaction);
     if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
     if (turn.kind === 'failed') {
       // The person saw this text; the model should see it too when the conversation goes on.
@@ -64,7 +74,7 @@ export async function runLoop(
 
     const { text, usage } = turn.turn;
     const toolCalls = uniqueCallIds(turn.turn.toolCalls, deps.history());
-    if (usage) deps.emit({ type: 'usage', runId, usage });
+    if (usage) deps.emit(recordUsage(deps.context, runId, turn.raw, usage));
     deps.append({
       role: 'assistant',
       content: text || null,
@@ -87,7 +97,7 @@ export async function runLoop(
 }
 
 type TurnResult =
-  | { readonly kind: 'ok'; readonly turn: AssistantTurn }
+  | { readonly kind: 'ok'; readonly turn: AssistantTurn; readonly raw: number }
   | { readonly kind: 'stopped'; readonly partialText: string }
   | { readonly kind: 'failed'; readonly message: string; readonly partialText: string };
 
@@ -95,15 +105,42 @@ async function askModel(
   deps: RunLoopDeps,
   runId: string,
   signal: AbortSignal,
+  compaction: CompactionSwitch,
 ): Promise<TurnResult> {
+  let refused = false;
+  for (;;) {
+    const outcome = await askOnce(deps, runId, signal, compaction, refused);
+    if (outcome.kind !== 'overflow') return outcome;
+    // The provider said the request was too long: learned once, fitted again, asked again.
+    refused = true;
+  }
+}
+
+async function askOnce(
+  deps: RunLoopDeps,
+  runId: string,
+  signal: AbortSignal,
+  compaction: CompactionSwitch,
+  refusedBefore: boolean,
+): Promise<TurnResult | { readonly kind: 'overflow' }> {
   let partialText = '';
+  let sentRaw: number | undefined;
   try {
+    const fitted = await fitRequest(
+      { ...deps, tools: toolsInFixedOrder(deps.registry.definitions()) },
+      runId,
+      signal,
+      compaction,
+    );
+    if (fitted.kind === 'stopped') return { kind: 'stopped', partialText };
+    if (fitted.kind === 'failed') {
+      deps.emit({ type: 'error', runId, message: fitted.message, retrying: false });
+      return { kind: 'failed', message: fitted.message, partialText };
+    }
+    deps.emit(contextUse(deps.context, runId, fitted.tokens));
+    sentRaw = fitted.raw;
     const turn = await deps.provider.streamTurn({
-      messages: [
-        { role: 'system', content: deps.systemPrompt },
-        ...fitHistory(deps.history(), deps.contextBudgetTokens),
-      ],
-      tools: deps.registry.definitions(),
+      ...fitted.request,
       signal,
       onTextDelta: (text) => {
         partialText += text;
@@ -118,11 +155,23 @@ async function askModel(
           fault,
         }),
     });
-    return { kind: 'ok', turn };
+    return { kind: 'ok', turn, raw: fitted.raw };
   } catch (error) {
     if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
+    const overflow = refusedBefore || sentRaw === undefined ? undefined : readOverflow(error);
     const message = error instanceof Error ? error.message : String(error);
     const fault = error instanceof ProviderError ? error.fault : 'internal';
+    if (overflow && sentRaw !== undefined) {
+      const learned = learnFromOverflow(deps.context, sentRaw, overflow);
+      deps.emit({
+        type: 'error',
+        runId,
+        message: `${message.endsWith('.') ? message.slice(0, -1) : message}. ${learned}`,
+        retrying: true,
+        fault,
+      });
+      return { kind: 'overflow' };
+    }
     deps.emit({ type: 'error', runId, message, retrying: false, fault });
     return { kind: 'failed', message, partialText };
   }

@@ -86,6 +86,7 @@ describe('sessions', () => {
       'meta',
       'run-started',
       'user',
+      'context-use',
       'usage',
       'assistant',
       'assistant-message',

@@ -39,10 +39,15 @@ const chunkSchema = z.looseObject({
   usage: z.unknown().optional(),
 });
 
-const usageSchema = z.object({
-  prompt_tokens: z.number().int().nonnegative(),
-  completion_tokens: z.number().int().nonnegative(),
-  total_tokens: z.number().int().nonnegative(),
+const count = z.number().int().nonnegative();
+
+/** Cached prompt tokens: OpenAI's `prompt_tokens_details`, DeepSeek's `prompt_cache_hit_tokens`. */
+const usageSchema = z.looseObject({
+  prompt_tokens: count,
+  completion_tokens: count,
+  total_tokens: count,
+  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish().catch(null),
+  prompt_cache_hit_tokens: count.nullish().catch(null),
 });
 
 export interface ChunkParts {
@@ -66,13 +71,7 @@ export function readChunk(raw: unknown): ChunkParts {
   }
   const chunk = parsed.data;
   const usageParsed = chunk.usage == null ? undefined : usageSchema.safeParse(chunk.usage);
-  const usage = usageParsed?.success
-    ? {
-        promptTokens: usageParsed.data.prompt_tokens,
-        completionTokens: usageParsed.data.completion_tokens,
-        totalTokens: usageParsed.data.total_tokens,
-      }
-    : undefined;
+  const usage = usageParsed?.success ? usageOf(usageParsed.data) : undefined;
   const choice = chunk.choices?.[0];
   const delta = choice?.delta;
   const text = delta?.content ?? '';
@@ -90,5 +89,15 @@ export function readChunk(raw: unknown): ChunkParts {
       toolCalls.length > 0 ||
       finishReason !== undefined ||
       usage !== undefined,
+  };
+}
+
+function usageOf(data: z.infer<typeof usageSchema>): Usage {
+  const cached = data.prompt_tokens_details?.cached_tokens ?? data.prompt_cache_hit_tokens;
+  return {
+    promptTokens: data.prompt_tokens,
+    completionTokens: data.completion_tokens,
+    totalTokens: data.total_tokens,
+    ...(typeof cached === 'number' ? { cachedTokens: Math.min(cached, data.prompt_tokens) } : {}),
   };
 }

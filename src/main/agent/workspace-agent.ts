@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import type { ChangedFile } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
+import type { ModelPrices } from '../../shared/model-settings';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
 import { realDataFolder } from '../store/data-dir';
@@ -47,6 +48,10 @@ export interface WorkspaceAgentOptions {
   readonly secretValues?: readonly string[];
   readonly sessionId?: string;
   readonly maxSteps?: number;
+  /** The model's window as the person gives it (`--context-tokens`, Settings). */
+  readonly contextTokens?: number;
+  /** The model's prices, for the session's cost. */
+  readonly prices?: ModelPrices;
   /** Replaces the built-in tools (tests, embedders); they get the same journal services. */
   readonly tools?: readonly AnyTool[];
   /** Lock and tracker settings (tests, the bench). */
@@ -172,6 +177,8 @@ async function compose(
     dataDir: options.dataDir,
     services,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(options.contextTokens !== undefined ? { contextTokens: options.contextTokens } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
     ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     interruptedCall: (callId) => describeInterrupted(journal, tracker, keyOf(callId)),
   });

@@ -114,11 +114,13 @@ function createAgentRunController(
 
   /** The agent for this folder and session, reopened when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
+    const modelSettings = config.models?.[config.model] ?? {};
     const providerKey = JSON.stringify([
       config.baseUrl,
       config.model,
       config.apiKey ?? '',
       config.timeouts ?? null,
+      modelSettings,
     ]);
     const wanted =
       nextSession !== undefined ? nextSession : (current?.agent.agent.sessionId ?? null);
@@ -141,6 +143,10 @@ function createAgentRunController(
       network,
       shellSessions: sessions,
       secretNames: ['OPENAI_API_KEY', 'TANDEM_API_KEY'],
+      ...(modelSettings.contextTokens !== undefined
+        ? { contextTokens: modelSettings.contextTokens }
+        : {}),
+      ...(modelSettings.prices ? { prices: modelSettings.prices } : {}),
       // The stored key is never in an environment, but a copy the person exported would be.
       ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
       ...(wanted ? { sessionId: wanted } : {}),
@@ -222,6 +228,22 @@ function createAgentRunController(
     },
     async stopCall(callId) {
       return current?.agent.agent.stopCall(callId) ?? false;
+    },
+    async compactSession() {
+      ensureOpen();
+      // A new session, or none started or opened yet, has nothing to compact.
+      if (nextSession === null || (nextSession === undefined && !current)) {
+        return { ok: false, message: 'Nothing to compact yet: no conversation in this window.' };
+      }
+      // The session the window shows (one reopened from the sidebar is opened now); the
+      // summary is asked of the provider as it is set now.
+      const config = await loadProviderConfig(deps.settings, deps.secrets);
+      ensureOpen();
+      const missing = missingProviderSetting(config);
+      if (missing) return { ok: false, message: missing };
+      const agent = await openAgent(config);
+      ensureOpen();
+      return agent.agent.compact();
     },
     async answerApproval(requestId, argsHash, answer) {
       const result = broker.answer(requestId, argsHash, answer, 'person');

@@ -93,6 +93,10 @@ class RecordingController implements RunController {
   async stopRun(runId: string) {
     this.calls.push(`stop:${runId}`);
   }
+  async compactSession() {
+    this.calls.push('compact');
+    return { ok: true, message: 'compacted' };
+  }
   async answerApproval(requestId: string, argsHash: string) {
     this.calls.push(`answer:${requestId}:${argsHash}`);
   }

@@ -8,6 +8,7 @@ export type RunMethod =
   | 'startRun'
   | 'stopRun'
   | 'stopCall'
+  | 'compactSession'
   | 'answerApproval'
   | 'answerEdited'
   | 'previewAlwaysRule'

@@ -78,6 +78,7 @@ export function createRunHandlers(
     stopRun: async (runId) => (await controller()).stopRun(runId),
     // Only an existing controller can have a running command.
     stopCall: async (callId) => (active ? active.controller.stopCall(callId) : false),
+    compactSession: async () => (await controller()).compactSession(),
     answerApproval: async (requestId, argsHash, answer) =>
       (await controller()).answerApproval(requestId, argsHash, answer),
     answerEdited: async (requestId, argsHash, edited) =>

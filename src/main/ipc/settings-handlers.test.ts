@@ -67,7 +67,34 @@ describe('settings handlers', () => {
       keyHeldFor: null,
       keyStorage: { persistent: false, note: expect.stringContaining('memory for this run only') },
       timeouts: { connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 },
+      modelSettings: {},
     });
+  });
+
+  it("stores a model's window and prices, keeps them through provider changes, and removes them", async () => {
+    const priced = {
+      contextTokens: 16_000,
+      prices: { inputPerMillion: 2.5, outputPerMillion: 10 },
+    };
+    await call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
+    ]);
+    await expect(call('setModelSettings', ['scripted-model', priced])).resolves.toMatchObject({
+      modelSettings: priced,
+    });
+    await call('setModelSettings', ['other-model', { contextTokens: 8192 }]);
+    await call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: 'other-model', presetId: 'custom' },
+    ]);
+    await expect(call('getSettings', [])).resolves.toMatchObject({
+      modelSettings: { contextTokens: 8192 },
+    });
+    await call('setModelSettings', ['other-model', {}]);
+    await expect(call('getSettings', [])).resolves.toMatchObject({ modelSettings: {} });
+    await call('setProviderSettings', [
+      { baseUrl: server.baseUrl, model: 'scripted-model', presetId: 'custom' },
+    ]);
+    await expect(call('getSettings', [])).resolves.toMatchObject({ modelSettings: priced });
   });
 
   it('stores the provider timeouts, and a later provider change keeps them', async () => {
@@ -231,6 +258,7 @@ describe('settings handlers', () => {
       setMode: ['read-only'],
       setNetwork: ['off'],
       setProviderTimeouts: [{ connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 }],
+      setModelSettings: ['scripted-model', { contextTokens: 16_000 }],
     };
     // Every method that reads state, with the key stored (runs, key edits and deletions aside).
     const skip = new Set<TandemInvokeMethod>([
@@ -238,6 +266,7 @@ describe('settings handlers', () => {
       'clearApiKey',
       'startRun',
       'stopRun',
+      'compactSession',
       'answerApproval',
       'previewAlwaysRule',
       'sendTerminalInput',

@@ -21,6 +21,7 @@ export type SettingsHandlers = Pick<
   | 'setApiKey'
   | 'clearApiKey'
   | 'setProviderTimeouts'
+  | 'setModelSettings'
   | 'listModels'
   | 'testConnection'
 > & {
@@ -53,6 +54,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
       keyHeldFor: config.keyHeldFor,
       keyStorage: { persistent: storage.persistent === true, note: String(storage.note) },
       timeouts: config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS,
+      modelSettings: config.models?.[config.model] ?? {},
     };
   }
 
@@ -68,7 +70,18 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
           presetId: input.presetId,
           ...(stored.keyOrigin !== undefined ? { keyOrigin: stored.keyOrigin } : {}),
           ...(stored.timeouts !== undefined ? { timeouts: stored.timeouts } : {}),
+          ...(stored.models !== undefined ? { models: stored.models } : {}),
         });
+        return info();
+      }),
+    setModelSettings: (model, settings) =>
+      exclusive(async () => {
+        const stored = await deps.settings.load();
+        const { [model]: _old, ...others } = stored.models ?? {};
+        const empty = settings.contextTokens === undefined && settings.prices === undefined;
+        const models = empty ? others : { ...others, [model]: settings };
+        const { models: _all, ...rest } = stored;
+        await deps.settings.save(Object.keys(models).length ? { ...rest, models } : rest);
         return info();
       }),
     setProviderTimeouts: (timeouts) =>

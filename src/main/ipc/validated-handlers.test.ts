@@ -13,6 +13,7 @@ const settingsInfo: SettingsInfo = {
   keyHeldFor: null,
   keyStorage: { persistent: false, note: '' },
   timeouts: { connectSeconds: 60, idleSeconds: 120, requestSeconds: 1200 },
+  modelSettings: {},
 };
 const permissionsInfo: PermissionsInfo = {
   folder: '/x',
@@ -60,6 +61,7 @@ function recordingHandlers(): {
     startRun: record('startRun', { runId: 'r', sessionId: 's' }),
     stopRun: record('stopRun', undefined),
     stopCall: record('stopCall', false),
+    compactSession: record('compactSession', { ok: true, message: '' }),
     answerApproval: record('answerApproval', undefined),
     answerEdited: record('answerEdited', undefined),
     previewAlwaysRule: record('previewAlwaysRule', {
@@ -85,6 +87,7 @@ function recordingHandlers(): {
     setApiKey: record('setApiKey', settingsInfo),
     clearApiKey: record('clearApiKey', settingsInfo),
     setProviderTimeouts: record('setProviderTimeouts', settingsInfo),
+    setModelSettings: record('setModelSettings', settingsInfo),
     listModels: record('listModels', []),
     testConnection: record('testConnection', { ok: true, message: 'ok' }),
     setMode: record('setMode', { folder: '/x', name: 'x', mode: 'ask' }),
@@ -113,6 +116,11 @@ describe('createValidatedDispatcher', () => {
     const widened = { kind: 'allow-always', widen: [['npm', 'test']] };
     await dispatch('answerApproval', ['req-2', 'hash', widened]);
     await expect(dispatch('sendTerminalInput', ['call-1', 'y'.repeat(4096)])).resolves.toBe(true);
+    const priced = {
+      contextTokens: 16_000,
+      prices: { inputPerMillion: 2.5, outputPerMillion: 10 },
+    };
+    await dispatch('setModelSettings', ['gpt-4o', priced]);
     const choices = { trusted: true, projectAccess: 'read-write', network: false };
     await dispatch('setMcpServerChoices', ['project', 'fs-1_a', choices]);
     expect(calls).toEqual([
@@ -120,6 +128,7 @@ describe('createValidatedDispatcher', () => {
       ['answerApproval', ['req-1', 'hash', { kind: 'deny-with-note', note: 'no' }]],
       ['answerApproval', ['req-2', 'hash', widened]],
       ['sendTerminalInput', ['call-1', 'y'.repeat(4096)]],
+      ['setModelSettings', ['gpt-4o', priced]],
       ['setMcpServerChoices', ['project', 'fs-1_a', choices]],
     ]);
   });
@@ -244,6 +253,21 @@ describe('createValidatedDispatcher', () => {
       [{ connectSeconds: 0.5, idleSeconds: 120, requestSeconds: 1200 }],
       /Connect timeout must be a whole number of seconds/,
     ],
+    ['compaction with an argument', 'compactSession', ['now'], /expects 0 arguments/],
+    [
+      'a window below 2,048 tokens',
+      'setModelSettings',
+      ['gpt-4o', { contextTokens: 1000 }],
+      /argument 2/,
+    ],
+    [
+      'a negative price',
+      'setModelSettings',
+      ['m', { prices: { inputPerMillion: -1, outputPerMillion: 1 } }],
+      /argument 2/,
+    ],
+    ['an unknown model field', 'setModelSettings', ['m', { cost: 1 }], /argument 2/],
+    ['a model name with a line break', 'setModelSettings', ['gpt\n4o', {}], /argument 1/],
     ['arguments that are not a list', 'ping', 'hello', /arguments must be a list/],
     ['an unknown method', 'deleteEverything', [], /Unknown method "deleteEverything"/],
     ['onEvent, which is not a channel', 'onEvent', [], /Unknown method "onEvent"/],

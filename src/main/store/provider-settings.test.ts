@@ -32,7 +32,7 @@ describe('JsonFileSettingsStore', () => {
     await store.save(ollama);
     await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual(ollama);
     const onDisk = JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')) as unknown;
-    expect(onDisk).toEqual({ version: 2, provider: ollama });
+    expect(onDisk).toEqual({ version: 3, provider: ollama });
     const withKey = { ...ollama, keyOrigin: 'http://127.0.0.1:11434' };
     await store.save(withKey);
     await expect(store.load()).resolves.toEqual(withKey);
@@ -45,6 +45,42 @@ describe('JsonFileSettingsStore', () => {
     const timeouts = { connectSeconds: 10, idleSeconds: 20, requestSeconds: 30 };
     await store.save({ ...ollama, timeouts });
     await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual({ ...ollama, timeouts });
+  });
+
+  it('reads a version 2 file, and keeps per-model settings from version 3', async () => {
+    const timeouts = { connectSeconds: 10, idleSeconds: 20, requestSeconds: 30 };
+    await writeFile(
+      join(dir, SETTINGS_FILE),
+      JSON.stringify({ version: 2, provider: { ...ollama, timeouts } }),
+    );
+    const store = new JsonFileSettingsStore(dir);
+    await expect(store.load()).resolves.toEqual({ ...ollama, timeouts });
+    const models = {
+      'qwen2.5-coder:32b': { contextTokens: 8192 },
+      'gpt-4o': {
+        prices: { inputPerMillion: 2.5, cachedInputPerMillion: 1.25, outputPerMillion: 10 },
+      },
+    };
+    await store.save({ ...ollama, timeouts, models });
+    await expect(new JsonFileSettingsStore(dir).load()).resolves.toEqual({
+      ...ollama,
+      timeouts,
+      models,
+    });
+  });
+
+  it.each([
+    ['a window below 2,048 tokens', { m: { contextTokens: 100 } }],
+    ['a price below zero', { m: { prices: { inputPerMillion: -1, outputPerMillion: 1 } } }],
+    ['an unknown field', { m: { discount: 0.5 } }],
+  ])('refuses per-model settings with %s', async (_case, models) => {
+    await writeFile(
+      join(dir, SETTINGS_FILE),
+      JSON.stringify({ version: 3, provider: { ...ollama, models } }),
+    );
+    await expect(new JsonFileSettingsStore(dir).load()).rejects.toThrow(
+      /not a valid settings file at provider\.models/,
+    );
   });
 
   it('writes atomically: concurrent saves leave one whole value and no temp files', async () => {
@@ -91,7 +127,7 @@ describe('JsonFileSettingsStore', () => {
     [
       'a newer version',
       JSON.stringify({ version: 7, provider: ollama }),
-      /written by a newer Tandem \(settings version 7; this one reads 2\)/,
+      /written by a newer Tandem \(settings version 7; this one reads 3\)/,
     ],
   ])('a file with %s is a clear error, not a silent reset', async (_name, text, message) => {
     const file = join(dir, SETTINGS_FILE);

@@ -10,6 +10,11 @@ import {
   type ProviderTimeoutSettings,
 } from '../../shared/provider-timeouts';
 import {
+  modelSettingsMapSchema,
+  type modelSettingsSchema,
+  type ModelSettings,
+} from '../../shared/model-settings';
+import {
   DEFAULT_PRESET_ID,
   PROVIDER_PRESET_IDS,
   presetById,
@@ -17,9 +22,12 @@ import {
 } from '../../shared/provider-presets';
 import { writePrivateFileAtomic } from './private-files';
 
-/** 2 added `timeouts`; a version 1 file reads as is (its timeouts are the defaults). */
-const SETTINGS_VERSION = 2;
-const READABLE_VERSIONS = [1, 2] as const;
+/**
+ * 2 added `timeouts`, 3 `models` (per-model window and prices); older files read as they are
+ * (their timeouts are the defaults, no model has settings).
+ */
+const SETTINGS_VERSION = 3;
+const READABLE_VERSIONS = [1, 2, 3] as const;
 export const SETTINGS_FILE = 'settings.json';
 
 export interface ProviderSettings {
@@ -33,6 +41,8 @@ export interface ProviderSettings {
   readonly keyOrigin?: string;
   /** How long to wait for the provider; absent means the defaults. */
   readonly timeouts?: ProviderTimeoutSettings;
+  /** What the person said about particular models (window, prices), by model id. */
+  readonly models?: Readonly<Record<string, ModelSettings>>;
 }
 
 export interface SettingsStore {
@@ -54,6 +64,7 @@ const providerSchema = z
     presetId: z.enum(PROVIDER_PRESET_IDS),
     keyOrigin: z.string().max(2000).optional(),
     timeouts: providerTimeoutsSchema.optional(),
+    models: modelSettingsMapSchema.optional(),
   })
   .strict();
 
@@ -85,12 +96,38 @@ export function parseSettings(raw: unknown, source: string): ProviderSettings {
       `${source} is not a valid settings file${where}: ${issue?.message ?? 'unknown problem'}. ${NOT_RESET}`,
     );
   }
-  const { keyOrigin, timeouts, ...provider } = parsed.data.provider;
+  const { keyOrigin, timeouts, models, ...provider } = parsed.data.provider;
   return {
     ...provider,
     ...(keyOrigin !== undefined ? { keyOrigin } : {}),
     ...(timeouts !== undefined ? { timeouts } : {}),
+    ...(models !== undefined ? { models: withoutUndefined(models) } : {}),
   };
+}
+
+/** zod's parsed optional fields may hold `undefined`; the settings type has them absent. */
+function withoutUndefined(
+  models: Record<string, z.infer<typeof modelSettingsSchema>>,
+): Record<string, ModelSettings> {
+  return Object.fromEntries(
+    Object.entries(models).map(([id, settings]) => [
+      id,
+      {
+        ...(settings.contextTokens !== undefined ? { contextTokens: settings.contextTokens } : {}),
+        ...(settings.prices
+          ? {
+              prices: {
+                inputPerMillion: settings.prices.inputPerMillion,
+                outputPerMillion: settings.prices.outputPerMillion,
+                ...(settings.prices.cachedInputPerMillion !== undefined
+                  ? { cachedInputPerMillion: settings.prices.cachedInputPerMillion }
+                  : {}),
+              },
+            }
+          : {}),
+      },
+    ]),
+  );
 }
 
 /** The origin a key entered for this base URL belongs to. */
@@ -108,6 +145,7 @@ export function settingsFileValue(settings: ProviderSettings): SettingsFile {
       presetId: settings.presetId,
       ...(settings.keyOrigin !== undefined ? { keyOrigin: settings.keyOrigin } : {}),
       ...(settings.timeouts !== undefined ? { timeouts: settings.timeouts } : {}),
+      ...(settings.models !== undefined ? { models: settings.models } : {}),
     },
   });
   if (!parsed.success) {

@@ -151,6 +151,12 @@ export class ChangeTracker {
           await this.options.journal.endCommand(callId, [], { untracked: reason });
           return { kind: 'unknown' as const, reason };
         }
+        if (this.over) {
+          // The command took the project past the cap: its changes are not known, not "none".
+          const reason = `${this.over}, ${UNTRACKED_SUFFIX}`;
+          await this.options.journal.endCommand(callId, [], { untracked: reason });
+          return { kind: 'unknown' as const, reason };
+        }
         const files = this.commandFiles(outcome);
         const notTracked = this.notTracked();
         await this.options.journal.endCommand(callId, files, { notTracked });
@@ -243,7 +249,13 @@ export class ChangeTracker {
     if (this.over || !this.watch) return this.fullUpdate();
     const dirty = await this.watch.take();
     if (!dirty.ok) return this.fullUpdate();
-    return this.scan.dirty(dirty.paths);
+    try {
+      return await this.scan.dirty(dirty.paths);
+    } catch (error) {
+      // Over the cap (the scan put the index back): the walk says what fits and what does not.
+      if (!(error instanceof OverCapError)) throw error;
+      return this.fullUpdate();
+    }
   }
 
   private async fullUpdate(): Promise<ScanOutcome> {

@@ -68,8 +68,16 @@ function describeOne(
     (before.kind === 'file' && before.size > DIFF_MAX_BYTES) ||
     (after.kind === 'file' && after.size > DIFF_MAX_BYTES);
   if (tooBig) return { ...base, content: 'big', diff: '' };
-  const oldBytes = before.kind === 'file' ? objects.read(before.sha256) : Buffer.alloc(0);
-  const newBytes = after.kind === 'file' ? objects.read(after.sha256) : Buffer.alloc(0);
+  let oldBytes: Buffer;
+  let newBytes: Buffer;
+  try {
+    oldBytes = before.kind === 'file' ? objects.read(before.sha256) : Buffer.alloc(0);
+    newBytes = after.kind === 'file' ? objects.read(after.sha256) : Buffer.alloc(0);
+  } catch {
+    // A kept copy missing, damaged or not the store's own file: no diff, and nothing of it shown.
+    const note = `${displayPath(rel)}: no diff: the kept copy could not be read\n`;
+    return { ...base, content: 'none', diff: note };
+  }
   if (isBinary(oldBytes) || isBinary(newBytes)) {
     return {
       ...base,

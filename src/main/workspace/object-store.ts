@@ -8,11 +8,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
   existsSync,
   fstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
@@ -28,6 +28,13 @@ import { openForReadVerifiedSync, type OpenedFileSync } from './verified-dir-syn
 /** Files up to this size are read whole and diffed; above it they are streamed and compared by hash. */
 export const BIG_FILE_BYTES = 8 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
+
+/** A file larger than the room the caller has left for it: nothing of it was copied. */
+export class TooBigError extends Error {
+  constructor(readonly size: number) {
+    super(`${size} bytes is more than the room left`);
+  }
+}
 
 export interface StoredContent {
   readonly sha256: string;
@@ -76,9 +83,15 @@ export class ObjectStore {
    * Copies the project file at `path` (a real path inside `root`) into the store (`keep` false:
    * only hashes it). It is opened, then verified (its descriptor is that real path), so a folder
    * swapped for a symlink is refused (UnverifiedPathError), never read through. Undefined when it
-   * is gone or not a regular file.
+   * is gone or not a regular file. A file above `maxBytes` (its size when opened) is not copied
+   * at all (TooBigError): a sparse file of a terabyte must not fill the data folder.
    */
-  async putFile(root: string, path: string, keep = true): Promise<StoredContent | undefined> {
+  async putFile(
+    root: string,
+    path: string,
+    keep = true,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<StoredContent | undefined> {
     let file: OpenedFileSync;
     try {
       // Synchronous (verified-dir-sync.ts): a first look reads every file of the project, and a
@@ -90,7 +103,7 @@ export class ObjectStore {
       throw error; // Unreadable or unverifiable: the caller says so.
     }
     try {
-      return await this.putOpened(file.fd, keep);
+      return await this.putOpened(file.fd, keep, maxBytes);
     } finally {
       closeSync(file.fd);
     }
@@ -98,11 +111,18 @@ export class ObjectStore {
 
   /**
    * Copies the file open at `fd` into the store (`keep` false: only hashes it); undefined when it
-   * is not a regular file. Small files are read whole; big ones stream.
+   * is not a regular file. Small files are read whole; big ones stream. Never more than the size
+   * at opening is read: a file that grows meanwhile cannot make the copy endless (it is then
+   * marked not stable, and read again at the next look).
    */
-  async putOpened(fd: number, keep: boolean): Promise<StoredContent | undefined> {
+  async putOpened(
+    fd: number,
+    keep: boolean,
+    maxBytes = Number.POSITIVE_INFINITY,
+  ): Promise<StoredContent | undefined> {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return undefined;
+    if (stats.size > maxBytes) throw new TooBigError(stats.size);
     if (stats.size <= BIG_FILE_BYTES) {
       const content = readAll(fd, stats.size);
       const sha256 = keep
@@ -110,28 +130,62 @@ export class ObjectStore {
         : createHash('sha256').update(content).digest('hex');
       return { sha256, size: content.length, stats, stable: unchanged(stats, fstatSync(fd)) };
     }
-    const streamed = await this.streamIn(fd, keep);
+    const streamed = await this.streamIn(fd, keep, stats.size);
     return { ...streamed, stats, stable: unchanged(stats, fstatSync(fd)) };
   }
 
-  /** The content of a stored object (small objects only; big ones are copied with `copyOut`). */
+  /**
+   * The content of a stored object (small objects only; big ones are copied with `copyOut`).
+   * Checked like copyOut: what a damaged or crafted store holds never reaches a diff or the model.
+   */
   read(sha256: string): Buffer {
-    return readFileSync(this.pathOf(sha256));
+    const fd = this.openObjectSync(sha256);
+    try {
+      const content = readAll(fd, fstatSync(fd).size);
+      checkHash(sha256, createHash('sha256').update(content).digest('hex'));
+      return content;
+    } finally {
+      closeSync(fd);
+    }
   }
 
-  /** Streams an object into an open file descriptor. */
+  /**
+   * Streams an object into an open file descriptor; throws, after the copy, when the bytes do not
+   * match the object's name (the caller's temp file is then discarded, never renamed into place).
+   */
   async copyOut(sha256: string, fd: number): Promise<void> {
-    const source = await open(this.pathOf(sha256), 'r');
+    const source = await open(this.pathOf(sha256), OBJECT_FLAGS).catch((error: unknown) => {
+      throw notAnObject(sha256, error);
+    });
     try {
+      if (!(await source.stat()).isFile()) throw notAnObject(sha256);
+      const hash = createHash('sha256');
       const buffer = Buffer.allocUnsafe(CHUNK);
       for (;;) {
         const { bytesRead } = await source.read(buffer, 0, CHUNK, null);
-        if (bytesRead === 0) return;
+        if (bytesRead === 0) break;
+        hash.update(buffer.subarray(0, bytesRead));
         writeAll(fd, buffer.subarray(0, bytesRead));
       }
+      checkHash(sha256, hash.digest('hex'));
     } finally {
       await source.close();
     }
+  }
+
+  /** The object, opened only if it is a plain file of the store (no symlink, FIFO or device). */
+  private openObjectSync(sha256: string): number {
+    let fd: number;
+    try {
+      fd = openSync(this.pathOf(sha256), OBJECT_FLAGS);
+    } catch (error) {
+      throw notAnObject(sha256, error);
+    }
+    if (!fstatSync(fd).isFile()) {
+      closeSync(fd);
+      throw notAnObject(sha256);
+    }
+    return fd;
   }
 
   /** Moves objects an older version kept in `legacy` (same addressing) into this store. */
@@ -171,7 +225,11 @@ export class ObjectStore {
     return removed;
   }
 
-  private async streamIn(fd: number, keep: boolean): Promise<{ sha256: string; size: number }> {
+  private async streamIn(
+    fd: number,
+    keep: boolean,
+    limit: number,
+  ): Promise<{ sha256: string; size: number }> {
     const temp = this.tempPath();
     const out = keep ? openPrivateFile(temp, 'wx') : undefined;
     const hash = createHash('sha256');
@@ -179,7 +237,7 @@ export class ObjectStore {
     try {
       const buffer = Buffer.allocUnsafe(CHUNK);
       for (;;) {
-        const bytesRead = readSync(fd, buffer, 0, CHUNK, null);
+        const bytesRead = readSync(fd, buffer, 0, Math.min(CHUNK, limit - size), null);
         if (bytesRead === 0) break;
         const chunk = buffer.subarray(0, bytesRead);
         hash.update(chunk);
@@ -212,6 +270,23 @@ export class ObjectStore {
 
   private tempPath(): string {
     return join(this.tmpDir, randomBytes(8).toString('hex'));
+  }
+}
+
+/** An object is a plain file of the store: a symlink is never followed, a FIFO never waited on. */
+const OBJECT_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function notAnObject(sha256: string, cause?: unknown): Error {
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (cause !== undefined && code !== 'ELOOP') return cause as Error;
+  return new Error(`the kept copy ${sha256.slice(0, 12)} is not a file of the object store`);
+}
+
+function checkHash(sha256: string, actual: string): void {
+  if (actual !== sha256) {
+    throw new Error(
+      `the kept copy ${sha256.slice(0, 12)} does not match its hash (the data folder is damaged)`,
+    );
   }
 }
 

@@ -37,8 +37,8 @@ interface WorkerLine {
 }
 
 /** Starts the second process and waits for what it got. */
-function otherProcess(projectDir: string, form: 'socket' | 'file') {
-  const child = spawn(process.execPath, [worker, projectDir, form]);
+function otherProcess(projectDir: string, form: 'socket' | 'file', go?: string) {
+  const child = spawn(process.execPath, [worker, projectDir, form, ...(go ? [go] : [])]);
   children.push(child);
   const line = new Promise<WorkerLine>((resolve, reject) => {
     let out = '';
@@ -106,10 +106,32 @@ describe('project lock file', () => {
     expect(mine.kind).toBe('owner');
     if (mine.kind === 'owner') await mine.release();
     const running = { pid: process.ppid, host: hostname(), since: 1 };
-    await writeFile(join(dir, 'owner.lock'), JSON.stringify(running));
+    await writeFile(join(dir, 'owner.lock.7'), JSON.stringify(running));
     expect(await acquireProjectLock(dir, { form: 'file' })).toMatchObject({
       kind: 'held',
       holder: running,
     });
+  });
+
+  it('gives a stale lock to exactly one of several processes breaking it at once', async () => {
+    // Each deleted the stale file and made its own; a later breaker deleted an earlier one's
+    // fresh lock, and two to four processes owned the project (13 of 30 rounds of six).
+    for (let round = 0; round < 8; round += 1) {
+      const dir = await mkdtemp(join(base, 'race-'));
+      const gone = { pid: 2 ** 22 + 12345, host: hostname(), since: 1 };
+      await writeFile(join(dir, 'owner.lock'), JSON.stringify(gone));
+      const go = join(dir, 'go');
+      const others = Array.from({ length: 6 }, () => otherProcess(dir, 'file', go));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // All started and waiting.
+      await writeFile(go, '');
+      const got = await Promise.all(others.map((o) => o.line));
+      expect(got.filter((line) => line.kind === 'owner')).toHaveLength(1);
+      for (const o of others) o.child.kill('SIGKILL');
+      await Promise.all(others.map((o) => o.exited));
+      // The owner is gone: the next opener takes over.
+      const mine = await acquireProjectLock(dir, { form: 'file' });
+      expect(mine.kind).toBe('owner');
+      if (mine.kind === 'owner') await mine.release();
+    }
   });
 });

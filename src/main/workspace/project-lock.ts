@@ -3,9 +3,19 @@
 // run's file. On Linux the lock is an abstract unix socket: the kernel releases it when the owner
 // dies, so a crash never leaves a stale lock, and whoever finds it taken asks the owner who it is.
 // Its name comes from a random id kept in the (private) data folder, so another user cannot take
-// it first. Elsewhere a lock file with the owner's pid, broken when that process is gone.
+// it first. Elsewhere a lock file with the owner's pid, superseded when that process is gone.
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +62,7 @@ export function describeHolder(holder: LockHolder | undefined): string {
 function heldMessage(holder: LockHolder | undefined): string {
   return (
     `This project is open in ${describeHolder(holder)}. This one is read-only: it will not ` +
-    `change files, run commands or undo anything until that one closes.`
+    `change files, run commands or undo anything; once that one has closed, open the folder again.`
   );
 }
 
@@ -133,41 +143,82 @@ function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => server.close(() => resolve()));
 }
 
+/**
+ * The lock-file form. A stale lock is never deleted to be replaced: two processes that both found
+ * it stale would each delete what the other had just made and both own the project. Instead each
+ * owner makes the next generation, `owner.lock.N+1`, with link() (created only if absent, and
+ * whole, never an empty file): of any number of breakers exactly one wins that name, and the others
+ * then find it held. Released locks are marked released, not deleted, so the highest generation is
+ * always the one that counts; the owner sweeps lower ones.
+ */
 function tryFile(projectDir: string): LockResult {
-  const file = join(projectDir, 'owner.lock');
   const holder = me();
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const fd = openPrivateFile(file, 'wx');
-      try {
-        writeSync(fd, JSON.stringify(holder));
-      } finally {
-        closeSync(fd);
-      }
-      return {
-        kind: 'owner',
-        release: async () => {
-          if (parseHolder(readOr(file))?.pid === process.pid) unlinkSync(file);
-        },
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const other = parseHolder(readOr(file));
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const top = highestGeneration(projectDir);
+    const other =
+      top === undefined ? undefined : parseHolder(readOr(generationPath(projectDir, top)));
     if (other && (other.host !== holder.host || alive(other.pid))) {
       return { kind: 'held', holder: other, message: heldMessage(other) };
     }
-    // The owner is gone (or the file is unreadable): break the stale lock and try once more.
-    try {
-      const aside = `${file}.stale-${process.pid}`;
-      renameSync(file, aside);
-      unlinkSync(aside);
-    } catch {
-      // Someone else broke it first.
+    const generation = (top ?? 0) + 1;
+    const file = generationPath(projectDir, generation);
+    if (!createWhole(file, JSON.stringify(holder))) continue; // Another breaker won: look again.
+    for (const old of generations(projectDir)) {
+      if (old < generation) rmSync(generationPath(projectDir, old), { force: true });
     }
+    return {
+      kind: 'owner',
+      release: async () => {
+        if (parseHolder(readOr(file))?.pid !== process.pid) return;
+        const temp = `${file}.${process.pid}.released`;
+        writeFileSync(temp, '{"released":true}', { mode: 0o600 });
+        renameSync(temp, file);
+      },
+    };
   }
-  const other = parseHolder(readOr(file));
+  const top = highestGeneration(projectDir);
+  const other =
+    top === undefined ? undefined : parseHolder(readOr(generationPath(projectDir, top)));
   return { kind: 'held', holder: other, message: heldMessage(other) };
+}
+
+/** `owner.lock` (what older versions wrote) is generation 0. */
+function generationPath(projectDir: string, generation: number): string {
+  return join(projectDir, generation === 0 ? 'owner.lock' : `owner.lock.${generation}`);
+}
+
+function generations(projectDir: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync(projectDir)) {
+    const match = /^owner\.lock(?:\.([1-9][0-9]{0,14}))?$/.exec(name);
+    if (match) found.push(match[1] === undefined ? 0 : Number(match[1]));
+  }
+  return found;
+}
+
+function highestGeneration(projectDir: string): number | undefined {
+  const found = generations(projectDir);
+  return found.length === 0 ? undefined : Math.max(...found);
+}
+
+/** Creates `file` holding `content`, whole, only if it does not exist; false when it does. */
+function createWhole(file: string, content: string): boolean {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openPrivateFile(temp, 'wx');
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temp, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    unlinkSync(temp);
+  }
 }
 
 function alive(pid: number): boolean {

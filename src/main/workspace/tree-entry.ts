@@ -3,7 +3,7 @@
 // links (their target), never followed; folders are kept for structure, not reported as changes.
 import { readlinkSync, type Stats } from 'node:fs';
 import type { FileImage } from './file-image';
-import type { ObjectStore } from './object-store';
+import { TooBigError, type ObjectStore } from './object-store';
 
 export type TreeEntry =
   | {
@@ -109,7 +109,8 @@ export type ReadEntry =
 
 /**
  * Reads a path whose stat changed: a file's content into the store (opened through verified-fs,
- * `root` being the project's real path), a symlink's target.
+ * `root` being the project's real path), a symlink's target. A file above `maxBytes` is not read
+ * (TooBigError).
  */
 export async function readEntry(
   root: string,
@@ -117,6 +118,7 @@ export async function readEntry(
   stats: Stats,
   lookedAt: number,
   objects: ObjectStore,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<ReadEntry> {
   if (stats.isSymbolicLink()) {
     try {
@@ -130,8 +132,9 @@ export async function readEntry(
   if (!stats.isFile()) return { kind: 'none' };
   let stored;
   try {
-    stored = await objects.putFile(root, abs);
+    stored = await objects.putFile(root, abs, true, maxBytes);
   } catch (error) {
+    if (error instanceof TooBigError) throw error; // The caller's cap, not an unreadable file.
     return {
       kind: 'unreadable',
       reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message,

@@ -8,7 +8,7 @@ import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { formatBytes } from '../../shared/change-report';
 import type { GitignoreRules } from './gitignore-rules';
-import type { ObjectStore } from './object-store';
+import { TooBigError, type ObjectStore } from './object-store';
 import { readEntry, sameStat, type TreeEntry } from './tree-entry';
 import { TreeIndex, type ScanOutcome, type TreeChange } from './tree-index';
 import type { TreeWatch } from './tree-watch';
@@ -30,6 +30,8 @@ export class TreeScan {
   private work = 0;
   /** During a walk: the index as it was, to reuse entries whose stat did not change. */
   private prior: Map<string, TreeEntry> | undefined;
+  /** Bytes of a file the last walk did not copy because they did not fit (for the message). */
+  private refused = 0;
 
   constructor(
     private readonly root: string,
@@ -83,6 +85,7 @@ export class TreeScan {
     this.tree.leftOut.clear();
     this.tree.unreadable.clear();
     this.prior = prior;
+    this.refused = 0;
     try {
       const deferred: string[] = [];
       const lookedAt = Date.now();
@@ -125,6 +128,17 @@ export class TreeScan {
     const lookedAt = Date.now();
     const todo = paths;
     const ordered = [...todo].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+    try {
+      await this.lookAll(ordered, outcome, lookedAt);
+    } catch (error) {
+      // Over the cap: the index goes back to the last look, so a full walk compares with it.
+      for (const [rel, change] of outcome.changes) this.tree.set(rel, change.before, undefined);
+      throw error;
+    }
+    return outcome;
+  }
+
+  private async lookAll(ordered: string[], outcome: ScanOutcome, lookedAt: number): Promise<void> {
     for (const raw of ordered) {
       const rel = raw === '.' ? '' : raw;
       if (rel === '') {
@@ -146,12 +160,11 @@ export class TreeScan {
       }
       await this.look(rel, outcome, lookedAt, true);
     }
-    return outcome;
   }
 
-  capMessage(): string {
+  capMessage(pending = this.refused): string {
     return (
-      `The project is ${formatBytes(this.tree.bytes)} in ${this.tree.files} files (not counting what .gitignore excludes), ` +
+      `The project is ${formatBytes(this.tree.bytes + pending)} in ${this.tree.files} files (not counting what .gitignore excludes), ` +
       `above the snapshot cap of ${formatBytes(this.limits.maxBytes)} / ${this.limits.maxFiles} files`
     );
   }
@@ -184,7 +197,13 @@ export class TreeScan {
       return;
     }
     if (old?.kind === 'dir') this.tree.removeTree(rel, outcome);
-    const entry = await this.entryFor(rel, stats, lookedAt);
+    let entry: TreeEntry | undefined;
+    try {
+      entry = await this.entryFor(rel, stats, lookedAt);
+    } catch (error) {
+      if (error instanceof TooBigError) throw new OverCapError(this.capMessage(error.size));
+      throw error;
+    }
     this.tree.set(rel, entry, outcome);
   }
 
@@ -196,7 +215,12 @@ export class TreeScan {
   ): Promise<TreeEntry | undefined> {
     const old = (this.prior ?? this.tree.entries).get(rel);
     if (sameStat(old, stats)) return old;
-    const read = await readEntry(this.root, this.abs(rel), stats, lookedAt, this.objects);
+    // Room left under the byte cap (the entry this one replaces gives its bytes back): a file
+    // bigger than that is not copied at all.
+    const current = this.tree.entries.get(rel);
+    const room =
+      this.limits.maxBytes - this.tree.bytes + (current?.kind === 'file' ? current.size : 0);
+    const read = await readEntry(this.root, this.abs(rel), stats, lookedAt, this.objects, room);
     if (read.kind === 'unreadable')
       this.tree.unreadable.set(rel, `${rel} (cannot be read: ${read.reason})`);
     else this.tree.unreadable.delete(rel);
@@ -216,7 +240,7 @@ export class TreeScan {
     this.watch?.add(rel); // Before reading the folder, so nothing made meanwhile is missed.
     let names: string[];
     try {
-      names = readdirSync(this.abs(rel));
+      names = this.listNames(rel);
       this.tree.unreadable.delete(rel);
     } catch (error) {
       this.tree.unreadable.set(
@@ -248,7 +272,14 @@ export class TreeScan {
         if (!(await this.walk(child, lookedAt, deferred, outcome))) return false;
         continue;
       }
-      const entry = await this.entryFor(child, stats, lookedAt);
+      let entry: TreeEntry | undefined;
+      try {
+        entry = await this.entryFor(child, stats, lookedAt);
+      } catch (error) {
+        if (!(error instanceof TooBigError)) throw error;
+        this.refused = error.size;
+        return false;
+      }
       if (!entry) continue;
       if (this.tree.entries.get(child)?.kind === 'dir') this.tree.removeTree(child, outcome);
       this.tree.set(child, entry, outcome);
@@ -322,7 +353,7 @@ export class TreeScan {
   private async relist(rel: string, outcome: ScanOutcome, lookedAt: number): Promise<void> {
     let names: string[];
     try {
-      names = readdirSync(this.abs(rel));
+      names = this.listNames(rel);
     } catch {
       return;
     }
@@ -338,6 +369,32 @@ export class TreeScan {
     }
   }
 
+  /**
+   * The names in folder `rel`. A name that is not valid UTF-8 cannot be named as a string (Node
+   * would give U+FFFD, which names no file): it is stated as not tracked rather than missed.
+   */
+  private listNames(rel: string): string[] {
+    const raw = readdirSync(this.abs(rel), { encoding: 'buffer' });
+    const prefix = rel === '' ? '' : `${rel}/`;
+    for (const key of [...this.tree.unreadable.keys()]) {
+      if (key.startsWith(prefix) && key.endsWith(BAD_NAME_MARK)) this.tree.unreadable.delete(key);
+    }
+    const names: string[] = [];
+    for (const bytes of raw) {
+      const name = bytes.toString('utf8');
+      if (Buffer.from(name, 'utf8').equals(bytes)) {
+        names.push(name);
+        continue;
+      }
+      const shown = `${prefix}${escapeName(bytes)}`;
+      this.tree.unreadable.set(
+        `${shown}${BAD_NAME_MARK}`,
+        `${shown} (name is not valid UTF-8; not tracked)`,
+      );
+    }
+    return names;
+  }
+
   private isSkipped(rel: string): boolean {
     const parts = rel.split('/');
     if (parts.includes('.git')) return true;
@@ -349,6 +406,21 @@ export class TreeScan {
   private abs(rel: string): string {
     return rel === '' ? this.root : join(this.root, rel);
   }
+}
+
+/** Marks an `unreadable` key as a name that is not UTF-8 (no real path ends with a NUL). */
+const BAD_NAME_MARK = '\0';
+
+/** A raw name with every byte outside printable ASCII as \xNN. */
+export function escapeName(bytes: Buffer): string {
+  let out = '';
+  for (const byte of bytes) {
+    out +=
+      byte >= 0x20 && byte < 0x7f && byte !== 0x5c
+        ? String.fromCharCode(byte)
+        : `\\x${byte.toString(16).padStart(2, '0')}`;
+  }
+  return out;
 }
 
 function depth(rel: string): number {

@@ -31,6 +31,12 @@ const UNWATCHABLE_FS = new Set([
 
 const FLUSH_TIMEOUT_MS = 500;
 
+/**
+ * Events of every watch of this process: they share one inotify queue, so a burst in another
+ * project (or another watch) can overflow it and drop this one's events unseen.
+ */
+let processEvents = 0;
+
 export type DirtyPaths =
   | { readonly ok: true; readonly paths: ReadonlySet<string> }
   | { readonly ok: false; readonly reason: string };
@@ -38,7 +44,8 @@ export type DirtyPaths =
 export class TreeWatch {
   private readonly watchers = new Map<string, FSWatcher>();
   private dirty = new Set<string>();
-  private events = 0;
+  /** `processEvents` at the last look. */
+  private eventsAt = processEvents;
   private broken: string | undefined;
   private flushWatcher: FSWatcher | undefined;
   private flushSeq = 0;
@@ -95,10 +102,14 @@ export class TreeWatch {
   add(rel: string): void {
     if (this.broken || this.watchers.has(rel)) return;
     try {
-      const watcher = watch(join(this.root, rel), { persistent: false }, (_type, name) => {
-        this.events += 1;
-        if (name === null || name === undefined) this.dirty.add(rel === '' ? '.' : rel);
-        else this.dirty.add(rel === '' ? String(name) : `${rel}/${String(name)}`);
+      const folder = join(this.root, rel);
+      const watcher = watch(folder, { persistent: false, encoding: 'buffer' }, (_type, raw) => {
+        processEvents += 1;
+        const name = raw?.toString('utf8');
+        // A name that is not UTF-8 does not survive as a string: the folder is listed again.
+        if (name === undefined || !Buffer.from(name, 'utf8').equals(raw as Buffer))
+          this.dirty.add(rel === '' ? '.' : rel);
+        else this.dirty.add(rel === '' ? name : `${rel}/${name}`);
       });
       watcher.on('error', (error) => this.fail(`watch of ${rel || '.'}: ${error.message}`));
       this.watchers.set(rel, watcher);
@@ -126,14 +137,14 @@ export class TreeWatch {
   async take(): Promise<DirtyPaths> {
     if (!this.broken) await this.flush();
     const paths = this.dirty;
-    const events = this.events;
+    const events = processEvents - this.eventsAt;
     this.dirty = new Set();
-    this.events = 0;
+    this.eventsAt = processEvents;
     if (this.broken) return { ok: false, reason: this.broken };
     if (events >= this.eventLimit) {
       return {
         ok: false,
-        reason: `${events} change events since the last look (the queue may have overflowed)`,
+        reason: `${events} change events in this process since the last look (the queue may have overflowed)`,
       };
     }
     return { ok: true, paths };
@@ -142,7 +153,7 @@ export class TreeWatch {
   /** Drops what was collected (after a full walk made it moot). */
   clear(): void {
     this.dirty = new Set();
-    this.events = 0;
+    this.eventsAt = processEvents;
   }
 
   close(): void {

@@ -4,6 +4,7 @@ import { ApiKeyField } from './api-key-field';
 import { ConnectionTest } from './connection-test';
 import { ErrorBanner } from './error-banner';
 import { ModelPicker } from './model-picker';
+import { ModelSettingsFields } from './model-settings-fields';
 import { TimeoutFields } from './timeout-fields';
 
 export function ProviderSection(): React.JSX.Element {
@@ -92,6 +93,7 @@ function ProviderForm(): React.JSX.Element {
       {error && <ErrorBanner message={error} onDismiss={dismissError} />}
       <ConnectionTest />
       <TimeoutFields />
+      <ModelSettingsFields />
     </>
   );
 }

@@ -2,11 +2,12 @@
 // server count, say) slots in without touching the others. Items left of the spacer describe the
 // run and its safety; items right of it its cost.
 import type { WorkspaceInfo } from '../../../shared/api';
+import { contextPercent } from '../../../shared/usage-text';
 import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
-import { ContextUsage } from './context-usage';
 import { McpStatusItem } from './mcp-status-item';
 import { StatusModeSwitch } from './status-mode-switch';
+import { ContextFigure, UsageFigure } from './status-usage';
 
 export interface StatusItemProps {
   readonly workspace: WorkspaceInfo;
@@ -53,10 +54,60 @@ function Sandbox(): React.JSX.Element {
   );
 }
 
+function Context(): React.JSX.Element {
+  const context = useSessionStore((s) => s.context);
+  return (
+    <span className="status-item">
+      <ContextFigure context={context} />
+      {context && (
+        <span className="context-meter" aria-hidden="true">
+          <span style={{ width: `${Math.min(100, contextPercent(context))}%` }} />
+        </span>
+      )}
+    </span>
+  );
+}
+
+function Tokens(): React.JSX.Element {
+  const usage = useSessionStore((s) => s.usage);
+  const session = useSessionStore((s) => s.session);
+  const last = useSessionStore((s) => s.lastRequest);
+  return (
+    <span className="status-item">
+      <UsageFigure usage={usage} session={session} last={last} />
+    </span>
+  );
+}
+
+function Compact(): React.JSX.Element {
+  const running = useSessionStore((s) => s.activeRunId !== null);
+  const compacting = useSessionStore((s) => s.compacting);
+  const compact = useSessionStore((s) => s.compact);
+  return (
+    <span className="status-item">
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => void compact()}
+        disabled={running || compacting}
+        title="Summarise the older part of this session, so later requests carry less"
+      >
+        {compacting ? 'Compacting…' : 'Compact'}
+      </button>
+    </span>
+  );
+}
+
 /** Left of the spacer, in order. */
-export const STATUS_ITEMS: readonly StatusItem[] = [RunState, ModelName, Mode, Sandbox, McpStatusItem];
+export const STATUS_ITEMS: readonly StatusItem[] = [
+  RunState,
+  ModelName,
+  Mode,
+  Sandbox,
+  McpStatusItem,
+];
 /** Right of the spacer, in order. */
-export const STATUS_ITEMS_END: readonly StatusItem[] = [ContextUsage];
+export const STATUS_ITEMS_END: readonly StatusItem[] = [Context, Tokens, Compact];
 
 export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
   return (

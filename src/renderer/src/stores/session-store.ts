@@ -18,6 +18,8 @@ interface SessionStore extends TraceState {
   /** The session's title as the sidebar shows it (null for a new session). */
   readonly title: string | null;
   readonly sending: boolean;
+  /** A compaction the person asked for is under way. */
+  readonly compacting: boolean;
   /** Why the last action failed (start, stop, answer), shown above the composer. */
   readonly actionError: string | null;
   /** Undo outcomes per call (`call:<id>`) and per run (`run:<id>`). */
@@ -31,6 +33,8 @@ interface SessionStore extends TraceState {
   startRun(task: string): Promise<boolean>;
   stopRun(): Promise<void>;
   stopCall(callId: string): Promise<void>;
+  /** Summarises the older part of the session now; a refusal shows as the action error. */
+  compact(): Promise<void>;
   answer(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<boolean>;
   /** Allows a call once as the person edited it; false (with the reason shown) when refused. */
   answerEdited(requestId: string, argsHash: string, edited: EditedArgs): Promise<boolean>;
@@ -71,6 +75,7 @@ export const useSessionStore = create<SessionStore>((set, get) => {
   return {
     ...FRESH,
     sending: false,
+    compacting: false,
     receive(sessionId, event) {
       arrived.push({ sessionId, event });
     },
@@ -107,6 +112,19 @@ export const useSessionStore = create<SessionStore>((set, get) => {
         await window.tandem.stopRun(runId);
       } catch (error) {
         set({ actionError: errorMessage(error) });
+      }
+    },
+    async compact() {
+      if (get().compacting) return;
+      set({ compacting: true, actionError: null });
+      try {
+        // Success shows as the compaction notice in the trace; a refusal says why here.
+        const outcome = await window.tandem.compactSession();
+        if (!outcome.ok) set({ actionError: outcome.message });
+      } catch (error) {
+        set({ actionError: errorMessage(error) });
+      } finally {
+        set({ compacting: false });
       }
     },
     async stopCall(callId) {

@@ -13,6 +13,7 @@ import {
   presetForBaseUrl,
   type ProviderPresetId,
 } from '../../../shared/provider-presets';
+import type { ModelSettings } from '../../../shared/model-settings';
 import type { ProviderTimeoutSettings } from '../../../shared/provider-timeouts';
 import type { PermissionMode } from '../../../shared/tool-types';
 import { errorMessage } from '../error-message';
@@ -38,6 +39,7 @@ interface SettingsStore {
   setApiKey(key: string): Promise<boolean>;
   clearApiKey(): Promise<void>;
   saveTimeouts(timeouts: ProviderTimeoutSettings): Promise<boolean>;
+  saveModelSettings(model: string, settings: ModelSettings): Promise<boolean>;
   setMode(mode: PermissionMode): Promise<void>;
   setNetwork(setting: NetworkSetting): Promise<void>;
   deleteRule(id: string): Promise<void>;
@@ -151,6 +153,11 @@ export const useSettingsStore = create<SettingsStore>((set, get) => {
     },
     async saveTimeouts(timeouts) {
       const saved = await act('saving', () => window.tandem.setProviderTimeouts(timeouts));
+      if (saved) set({ settings: saved });
+      return saved !== undefined;
+    },
+    async saveModelSettings(model, settings) {
+      const saved = await act('saving', () => window.tandem.setModelSettings(model, settings));
       if (saved) set({ settings: saved });
       return saved !== undefined;
     },

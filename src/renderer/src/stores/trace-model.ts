@@ -13,6 +13,7 @@ import type {
   ToolEffect,
   ToolImage,
   Usage,
+  UsageTotals,
 } from '../../../shared/tool-types';
 
 export type { ApprovalResolvedBy };
@@ -109,18 +110,31 @@ export type TraceItem =
 export interface TraceState {
   readonly items: readonly TraceItem[];
   readonly activeRunId: string | null;
-  /** Tokens over the whole session (every request). */
+  /** Requests seen by this window, summed. */
   readonly usage: Usage;
-  /** The newest request's tokens: how much of the model's context the conversation fills. */
-  readonly lastUsage: Usage | null;
+  /** The session's totals as main last reported them (earlier runs and compactions included). */
+  readonly session: UsageTotals | null;
+  /** The latest request's usage as reported, and its cost when the model has a price. */
+  readonly lastRequest: LastRequest | null;
+  /** What the latest request took of the model's window, as Tandem counted it. */
+  readonly context: ContextUse | null;
   /** When the last event arrived (the window's clock): the model thinks since then. */
   readonly lastEventAt: number;
 }
+
+export interface LastRequest {
+  readonly usage: Usage;
+  readonly costUsd?: number;
+}
+
+export type ContextUse = Omit<Extract<RunEvent, { type: 'context-use' }>, 'type' | 'runId'>;
 
 export const EMPTY_TRACE: TraceState = {
   items: [],
   activeRunId: null,
   usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-  lastUsage: null,
+  session: null,
+  lastRequest: null,
+  context: null,
   lastEventAt: 0,
 };

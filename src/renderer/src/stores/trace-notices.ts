@@ -58,6 +58,41 @@ export function finishNotice(
   }
 }
 
+/** Compaction's line: what was summarised, by whom, and the summary the model now reads. */
+export function compactedNotice(
+  event: Extract<RunEvent, { type: 'context-compacted' }>,
+  position: number,
+): Notice {
+  const n = (value: number): string => value.toLocaleString('en-US');
+  return {
+    kind: 'notice',
+    id: `compacted-${event.runId}-${position}`,
+    runId: event.runId,
+    tone: 'info',
+    text:
+      `Context compacted${event.by === 'person' ? ' as you asked' : ' to fit the model’s window'}: ` +
+      `the first ${n(event.keptFrom)} messages are sent as this summary ` +
+      `(${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens); the transcript keeps them all.\n\n` +
+      event.summary,
+  };
+}
+
+/** The project's instructions file the prompt took in (a warning when it was empty). */
+export function instructionsNotice(
+  event: Extract<RunEvent, { type: 'instructions-loaded' }>,
+  position: number,
+): Notice {
+  return {
+    kind: 'notice',
+    id: `instructions-${event.runId}-${position}`,
+    runId: event.runId,
+    tone: event.chars === 0 ? 'warning' : 'info',
+    text:
+      `Project instructions loaded: ${event.file} (${event.chars.toLocaleString('en-US')} characters)` +
+      (event.note ? `; ${event.note}` : ''),
+  };
+}
+
 /** A message as a sentence: capital first letter, a full stop at the end. */
 export function sentence(text: string): string {
   const trimmed = text.trim();

@@ -243,6 +243,50 @@ describe('applyRunEvent', () => {
     ).toHaveLength(1);
   });
 
+  it("keeps the latest request's context use, usage and cost, and the session's totals", () => {
+    const use = {
+      tokens: 45_210,
+      windowTokens: 128_000,
+      answerTokens: 16_384,
+      windowSource: 'table' as const,
+      counter: 'o200k_base',
+    };
+    const session = {
+      requests: 2,
+      promptTokens: 90_000,
+      cachedTokens: 40_000,
+      completionTokens: 300,
+    };
+    const state = fold([
+      started,
+      { type: 'context-use', runId: run, ...use, tokens: 1000 },
+      { type: 'context-use', runId: run, ...use },
+      {
+        type: 'usage',
+        runId: run,
+        usage: {
+          promptTokens: 45_300,
+          completionTokens: 120,
+          totalTokens: 45_420,
+          cachedTokens: 40_000,
+        },
+        costUsd: 0.05,
+        session,
+      },
+    ]);
+    expect(state.context).toEqual(use);
+    expect(state.lastRequest).toEqual({
+      usage: {
+        promptTokens: 45_300,
+        completionTokens: 120,
+        totalTokens: 45_420,
+        cachedTokens: 40_000,
+      },
+      costUsd: 0.05,
+    });
+    expect(state.session).toEqual(session);
+  });
+
   it('shows one notice per failure: retries replace each other and the error is not repeated', () => {
     const retrying = (attempt: number): RunEvent => ({
       type: 'error',

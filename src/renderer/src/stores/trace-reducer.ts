@@ -5,7 +5,14 @@ import type { RunEvent } from '../../../shared/events';
 import { isAllow } from '../../../shared/tool-types';
 import type { ApprovalState, ToolItem, ToolStatus, TraceItem, TraceState } from './trace-model';
 import { withEdit } from './edited-args';
-import { describeRevert, errorNotice, finishNotice, RETRY_NOTICE } from './trace-notices';
+import {
+  compactedNotice,
+  describeRevert,
+  errorNotice,
+  finishNotice,
+  instructionsNotice,
+  RETRY_NOTICE,
+} from './trace-notices';
 
 /** Live output kept per tool card; the head is dropped first (the end is what matters). */
 export const MAX_TOOL_OUTPUT = 200_000;
@@ -30,7 +37,9 @@ class Draft {
   private readonly items: TraceItem[];
   private activeRunId: string | null;
   private usage: TraceState['usage'];
-  private lastUsage: TraceState['lastUsage'];
+  private session: TraceState['session'];
+  private lastRequest: TraceState['lastRequest'];
+  private context: TraceState['context'];
   private lastEventAt: number;
   private changed = false;
   /** Position by item id, for a batch (a single event searches from the end instead). */
@@ -45,7 +54,9 @@ class Draft {
     this.items = state.items.slice();
     this.activeRunId = state.activeRunId;
     this.usage = state.usage;
-    this.lastUsage = state.lastUsage;
+    this.session = state.session;
+    this.lastRequest = state.lastRequest;
+    this.context = state.context;
     this.lastEventAt = state.lastEventAt;
     this.index = indexed ? new Map(this.items.map((item, i) => [item.id, i])) : null;
     this.calls = indexed
@@ -63,7 +74,9 @@ class Draft {
       items: this.items,
       activeRunId: this.activeRunId,
       usage: this.usage,
-      lastUsage: this.lastUsage,
+      session: this.session,
+      lastRequest: this.lastRequest,
+      context: this.context,
       lastEventAt: this.lastEventAt,
     };
   }
@@ -197,7 +210,23 @@ class Draft {
           completionTokens: this.usage.completionTokens + event.usage.completionTokens,
           totalTokens: this.usage.totalTokens + event.usage.totalTokens,
         };
-        this.lastUsage = event.usage;
+        if (event.session) this.session = event.session;
+        this.lastRequest = {
+          usage: event.usage,
+          ...(event.costUsd !== undefined ? { costUsd: event.costUsd } : {}),
+        };
+        return;
+      case 'context-use': {
+        const { type: _type, runId: _runId, ...context } = event;
+        this.context = context;
+        return;
+      }
+      case 'context-compacted':
+        if (event.session) this.session = event.session;
+        this.push(compactedNotice(event, this.items.length));
+        return;
+      case 'instructions-loaded':
+        this.push(instructionsNotice(event, this.items.length));
         return;
       case 'run-finished': {
         this.endStreaming(event.runId);
