@@ -22,10 +22,15 @@ export interface AppPage {
   readonly problems: string[];
 }
 
+/**
+ * `initScripts` run in the page before the bridge defines `window.tandem` (the UI benchmark uses
+ * this to watch the bridge's socket).
+ */
 export async function openAppPage(
   browser: Browser,
   appUrl: string,
   bridgeUrl: string,
+  initScripts: readonly string[] = [],
 ): Promise<AppPage> {
   const context = await browser.newContext({
     viewport: { width: 1100, height: 720 },
@@ -37,6 +42,7 @@ export async function openAppPage(
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
+  for (const content of initScripts) await page.addInitScript({ content });
   await page.addInitScript({ content: bridgeClientScript(bridgeUrl) });
   await page.goto(appUrl);
   return { page, problems };

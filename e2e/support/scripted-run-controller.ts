@@ -2,11 +2,11 @@
 // for the agent at the IPC seam so the window's session view can be driven end to end; it keeps
 // the broker's rules that matter to the window (an answer only for a pending request, once,
 // with the hash of the arguments that were shown).
-import type { AlwaysRulePreview, RevertOutcome } from '../../src/shared/api';
+import type { AlwaysRulePreview, ChangedFile, RevertOutcome } from '../../src/shared/api';
 import type { RunEvent } from '../../src/shared/events';
 import type { ApprovalAnswer } from '../../src/shared/tool-types';
 import { isAllow } from '../../src/shared/tool-types';
-import type { RunController } from '../../src/main/ipc/run-controller';
+import type { CurrentSession, RunController } from '../../src/main/ipc/run-controller';
 import { previewAlwaysChoices } from '../../src/main/permissions/always-rule-preview';
 import { exactRule } from '../../src/main/permissions/permission-rule';
 import { realPolicyDeps } from '../../src/main/permissions/real-policy-deps';
@@ -176,6 +176,11 @@ export class ScriptedRunController implements RunController {
     this.emit({ type: 'run-finished', runId, reason: 'done' });
   }
 
+  // The scripted run has no tool schema to check an edit against.
+  async answerEdited(): Promise<void> {
+    throw new Error('Edit not accepted: this scripted run cannot edit calls.');
+  }
+
   async previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview> {
     if (this.pending?.requestId !== requestId)
       throw new Error(`No pending approval "${requestId}".`);
@@ -196,6 +201,31 @@ export class ScriptedRunController implements RunController {
   async revertRun(runId: string): Promise<RevertOutcome> {
     return { ok: false, message: `${runId} changed no files.`, files: [] };
   }
+
+  async previewRevertRun(): Promise<readonly string[]> {
+    return [];
+  }
+
+  async stopCall(): Promise<boolean> {
+    return false;
+  }
+
+  async sessionChanges(): Promise<readonly ChangedFile[]> {
+    return [];
+  }
+
+  async revertFiles(): Promise<RevertOutcome> {
+    return { ok: false, message: 'This scripted session changed no files.', files: [] };
+  }
+
+  // One session only: the scripted runs all go to "session-1".
+  currentSession(): CurrentSession {
+    return { id: 'session-1', running: this.pending !== null };
+  }
+
+  async openSession(): Promise<void> {}
+
+  async newSession(): Promise<void> {}
 
   async stopRun(runId: string): Promise<void> {
     if (this.pending?.runId === runId) this.pending = null;

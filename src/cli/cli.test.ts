@@ -243,7 +243,7 @@ describe('tandem run (in-process)', () => {
     ).toBe(1);
     expect(stderr().trim().split('\n').at(-1)).toMatch(
       new RegExp(
-        `^tandem run: cannot reach the provider at http://127.0.0.1:${port}/v1: .*ECONNREFUSED.*\\(after 4 attempts\\)$`,
+        `^tandem run: Tandem could not reach http://127.0.0.1:${port}/v1: connection refused \\(after 4 attempts\\)\\.$`,
       ),
     );
     // The first request failed: the session holds only the task, so it is not offered.

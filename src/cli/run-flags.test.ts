@@ -160,7 +160,7 @@ describe('the timeout flags reach the provider', () => {
     const argv = ['run', '--base-url', server.baseUrl, '--model', 'm', '--data-dir', dataDir];
     expect(await main([...argv, '--connect-timeout', '1', 'task'], { ...io, env })).toBe(1);
     expect(stderr().trim().split('\n').at(-1)).toBe(
-      'tandem run: the provider did not start answering within 1 s (the connect timeout; change it in Settings or with --connect-timeout) (after 4 attempts)',
+      'tandem run: The provider did not start answering within 1 s (the connect timeout; change it in Settings or with --connect-timeout) (after 4 attempts).',
     );
   });
 });

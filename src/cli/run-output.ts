@@ -125,6 +125,7 @@ export function createEventPrinter(
       case 'permission-decided':
       case 'approval-requested':
       case 'approval-resolved':
+      case 'files-reverted':
         return;
     }
   };

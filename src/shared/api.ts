@@ -5,7 +5,7 @@ import type { McpOverview, McpServerChoices } from './mcp-types';
 import type { ModelSettings } from './model-settings';
 import type { ProviderPresetId } from './provider-presets';
 import type { ProviderTimeoutSettings } from './provider-timeouts';
-import type { ApprovalAnswer, PermissionMode, SandboxState } from './tool-types';
+import type { ApprovalAnswer, EditedArgs, PermissionMode, SandboxState } from './tool-types';
 
 export interface AppInfo {
   readonly name: string;
@@ -64,7 +64,10 @@ export interface CompactOutcome {
 }
 
 export interface ConnectionTestResult {
+  /** True only when the server answered and serves the chosen model (or none is chosen yet). */
   readonly ok: boolean;
+  /** Set when the server answered but does not list the chosen model: not OK, but reachable. */
+  readonly modelMissing?: boolean;
   readonly message: string;
   readonly models?: readonly string[];
 }
@@ -143,6 +146,50 @@ export interface AlwaysRulePreview {
   readonly choices: readonly (readonly AlwaysRuleChoice[])[];
 }
 
+/** How a session's last run ended, as the sessions sidebar shows it. */
+export type SessionStatus =
+  | 'new'
+  | 'running'
+  | 'done'
+  | 'stopped'
+  | 'failed'
+  | 'step-limit'
+  /** A run started and never finished: the app quit or crashed during it. */
+  | 'interrupted';
+
+/** One session of the open folder, for the sidebar. */
+export interface SessionSummary {
+  readonly id: string;
+  /** The person's name for it, else the first task's first line. */
+  readonly title: string;
+  readonly createdAt: number;
+  /** When its transcript last changed. */
+  readonly updatedAt: number;
+  readonly status: SessionStatus;
+  /** The session the window shows (and a next task continues). */
+  readonly current: boolean;
+}
+
+/** A session's whole trace, as recorded, to show it again and continue it. */
+export interface SessionTrace {
+  readonly sessionId: string;
+  readonly title: string;
+  readonly events: readonly RunEvent[];
+}
+
+/** One file this session changed, with its combined diff against the session's start. */
+export interface ChangedFile {
+  /** Relative to the project folder. */
+  readonly path: string;
+  readonly change: 'added' | 'modified' | 'deleted';
+  /** Unified diff from the session's start to now (empty for a binary or too-large file). */
+  readonly diff: string;
+  readonly added: number;
+  readonly removed: number;
+  /** Why the file cannot be reverted (changed outside Tandem since, not kept); null when it can. */
+  readonly blocked: string | null;
+}
+
 /** Something main pushes to the window: run events, and workspace changes. */
 export type AppEvent =
   | { readonly type: 'run-event'; readonly sessionId: string; readonly event: RunEvent }
@@ -161,9 +208,18 @@ export interface TandemApi {
   getProviderStatus(): Promise<ProviderStatus>;
   startRun(task: string): Promise<{ readonly runId: string; readonly sessionId: string }>;
   stopRun(runId: string): Promise<void>;
+  /** Stops one running command; the run goes on. False when it is not running. */
+  stopCall(callId: string): Promise<boolean>;
   /** Summarises the older part of the open session now (refused while a run is going). */
   compactSession(): Promise<CompactOutcome>;
   answerApproval(requestId: string, argsHash: string, answer: ApprovalAnswer): Promise<void>;
+  /**
+   * Allows a pending call once, as the person edited it on its card (a command's text, a write's
+   * content). Main checks the edit against the tool, judges the edited call afresh and asks
+   * again when it needs more than the card showed; what runs is exactly the edited version.
+   */
+  answerEdited(requestId: string, argsHash: string, edited: EditedArgs): Promise<void>;
+
   /** What "Always allow" would store for a pending request, previewed over earlier calls. */
   previewAlwaysRule(requestId: string): Promise<AlwaysRulePreview>;
   /** The person's keystrokes into one running command; false when it is not running. */
@@ -172,6 +228,21 @@ export interface TandemApi {
   revertCall(callId: string): Promise<RevertOutcome>;
   /** Undo every change of one run, newest first. */
   revertRun(runId: string): Promise<RevertOutcome>;
+  /** The files "Revert this run" would put back, to confirm before it does (relative paths). */
+  previewRevertRun(runId: string): Promise<readonly string[]>;
+  /** Sessions of the open folder, newest first. */
+  listSessions(): Promise<readonly SessionSummary[]>;
+  /** Shows a past session's whole trace; the next task continues it. */
+  openSession(sessionId: string): Promise<SessionTrace>;
+  /** The next task starts a new session. */
+  newSession(): Promise<void>;
+  renameSession(sessionId: string, title: string): Promise<readonly SessionSummary[]>;
+  /** Deletes a session's transcript (not the current one while it runs). */
+  deleteSession(sessionId: string): Promise<readonly SessionSummary[]>;
+  /** Files this session changed, each with its diff against the session's start. */
+  sessionChanges(): Promise<readonly ChangedFile[]>;
+  /** Puts files back as they were when the session started (paths from sessionChanges). */
+  revertFiles(paths: readonly string[]): Promise<RevertOutcome>;
   getSettings(): Promise<SettingsInfo>;
   setProviderSettings(settings: ProviderSettingsInput): Promise<SettingsInfo>;
   /** Stores the key (write-only: nothing ever returns it). */
@@ -224,12 +295,22 @@ export const TANDEM_INVOKE_METHODS = [
   'getProviderStatus',
   'startRun',
   'stopRun',
+  'stopCall',
   'compactSession',
   'answerApproval',
+  'answerEdited',
   'previewAlwaysRule',
   'sendTerminalInput',
   'revertCall',
   'revertRun',
+  'previewRevertRun',
+  'listSessions',
+  'openSession',
+  'newSession',
+  'renameSession',
+  'deleteSession',
+  'sessionChanges',
+  'revertFiles',
   'getSettings',
   'setProviderSettings',
   'setApiKey',
@@ -257,6 +338,9 @@ export const TANDEM_INVOKE_METHODS = [
 type Missing = Exclude<TandemInvokeMethod, (typeof TANDEM_INVOKE_METHODS)[number]>;
 const everyMethodListed: Missing extends never ? true : Missing = true;
 void everyMethodListed;
+
+/** Longest session title the person may set. */
+export const SESSION_TITLE_MAX = 200;
 
 /** Most characters one `sendTerminalInput` call may carry (4 KB of keystrokes or a paste piece). */
 export const TERMINAL_INPUT_MAX = 4096;

@@ -4,6 +4,7 @@ import type { ChangeReport } from './change-report';
 import type {
   ApprovalAnswer,
   Decision,
+  EditedArgs,
   SecretMark,
   ToolEffect,
   ToolImage,
@@ -14,6 +15,20 @@ import type {
 
 export type RunFinishReason = 'done' | 'stopped' | 'max-steps' | 'error';
 
+/**
+ * What kind of failure an `error` event reports, so the window can offer the action that fixes it
+ * (Open Settings for a wrong URL or key, Retry for a busy or flaky server). Absent in old
+ * transcripts.
+ */
+export type RunFault =
+  | 'unreachable'
+  | 'unauthorized'
+  | 'not-found'
+  | 'rate-limited'
+  | 'server'
+  | 'incomplete'
+  | 'protocol'
+  | 'internal';
 /** The person's setting, the provider's model list, Tandem's table, or a cautious default. */
 export type WindowSource = 'person' | 'provider' | 'table' | 'default';
 
@@ -44,6 +59,8 @@ export type RunEvent =
       readonly callId: string;
       readonly decision: Decision;
       readonly reasons: readonly string[];
+      /** When it was decided (absent in old transcripts). */
+      readonly at?: number;
     }
   | {
       readonly type: 'approval-requested';
@@ -61,6 +78,8 @@ export type RunEvent =
        * ("`rm build` exactly"); empty when they allow this call only. Absent in old transcripts.
        */
       readonly storable?: readonly string[];
+      /** What the person may edit on the card before allowing it; absent: nothing. */
+      readonly editable?: 'command' | 'content';
       readonly at: number;
     }
   | {
@@ -72,6 +91,8 @@ export type RunEvent =
       /** Who answered: the person, or the app on their behalf (stop, closed window, no terminal). */
       readonly by: 'person' | 'stop' | 'closed' | 'no-tty' | 'rule';
       readonly at: number;
+      /** The person changed the call before allowing it: what they allowed instead. */
+      readonly edited?: EditedArgs;
     }
   | {
       readonly type: 'tool-output';
@@ -94,7 +115,10 @@ export type RunEvent =
        * something was masked. Never sent to the model.
        */
       readonly unmasked?: string;
+      /** How long it ran: from when it was allowed to its end (the person's decision excluded). */
       readonly durationMs: number;
+      /** It was stopped (the run or this one command) before it finished on its own. */
+      readonly stopped?: boolean;
       /** Why it ran ("you allowed it at 14:02", "read-only"); absent when it did not run. */
       readonly provenance?: string;
       /** What a command changed on disk, as data: the window draws the card from this. */
@@ -185,6 +209,24 @@ export type RunEvent =
       readonly message: string;
       /** True when the runner will retry (a 429 or 5xx); false when the run gives up. */
       readonly retrying: boolean;
+      readonly fault?: RunFault;
+    }
+  /**
+   * The person undid files of this session (one call, a whole run, or files from the changes
+   * panel). Recorded in the transcript; the next request to the model carries a note of it.
+   */
+  | {
+      readonly type: 'files-reverted';
+      /** The run whose changes were undone (for files from the changes panel: a fresh id). */
+      readonly runId: string;
+      /** What was undone: one call, a whole run, or files picked in the changes panel. */
+      readonly scope:
+        | { readonly kind: 'call'; readonly callId: string }
+        | { readonly kind: 'run' }
+        | { readonly kind: 'files' };
+      /** Paths relative to the project folder. */
+      readonly files: readonly { readonly path: string; readonly action: 'restored' | 'deleted' }[];
+      readonly at: number;
     };
 
 export type RunEventType = RunEvent['type'];

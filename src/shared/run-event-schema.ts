@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { changeReportSchema } from './change-report-schema';
 import type { RunEvent } from './events';
-import { approvalAnswerSchema } from './ipc-schemas';
+import { approvalAnswerSchema, editedArgsSchema } from './ipc-schemas';
 import { lazyValue } from './lazy-value';
 import {
   MAX_SHOWN_IMAGE_BYTES,
@@ -101,6 +101,7 @@ function buildEventSchema() {
       callId,
       decision: z.enum(['run', 'ask', 'refuse']),
       reasons: strings,
+      at: z.number().optional(),
     }),
     z.object({
       type: z.literal('approval-requested'),
@@ -114,6 +115,7 @@ function buildEventSchema() {
       preview: previewSchema,
       reasons: strings,
       storable: strings.optional(),
+      editable: z.enum(['command', 'content']).optional(),
       at: z.number(),
     }),
     z.object({
@@ -124,6 +126,7 @@ function buildEventSchema() {
       answer: approvalAnswerSchema,
       by: z.enum(['person', 'stop', 'closed', 'no-tty', 'rule']),
       at: z.number(),
+      edited: editedArgsSchema.optional(),
     }),
     z.object({ type: z.literal('tool-output'), runId, callId, chunk: z.string() }),
     z.object({
@@ -133,6 +136,7 @@ function buildEventSchema() {
       ok: z.boolean(),
       output: z.string(),
       durationMs: z.number(),
+      stopped: z.boolean().optional(),
       provenance: z.string().optional(),
       changes: changeReportSchema.optional(),
       taintedBy: z.string().optional(),
@@ -184,7 +188,35 @@ function buildEventSchema() {
       reason: z.enum(['done', 'stopped', 'max-steps', 'error']),
       message: z.string().optional(),
     }),
-    z.object({ type: z.literal('error'), runId, message: z.string(), retrying: z.boolean() }),
+    z.object({
+      type: z.literal('error'),
+      runId,
+      message: z.string(),
+      retrying: z.boolean(),
+      fault: z
+        .enum([
+          'unreachable',
+          'unauthorized',
+          'not-found',
+          'rate-limited',
+          'server',
+          'incomplete',
+          'protocol',
+          'internal',
+        ])
+        .optional(),
+    }),
+    z.object({
+      type: z.literal('files-reverted'),
+      runId,
+      scope: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('call'), callId }),
+        z.object({ kind: z.literal('run') }),
+        z.object({ kind: z.literal('files') }),
+      ]),
+      files: z.array(z.object({ path: z.string(), action: z.enum(['restored', 'deleted']) })),
+      at: z.number(),
+    }),
   ]);
   return eventSchema;
 }

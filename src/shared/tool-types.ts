@@ -110,6 +110,17 @@ export type ApprovalAnswer =
   | { readonly kind: 'deny' }
   | { readonly kind: 'deny-with-note'; readonly note: string };
 
+/**
+ * What the person may change on a card before allowing it: a command's text, or the content of a
+ * file write. Everything else about the call stays as the model asked.
+ */
+export type EditedArgs =
+  | { readonly kind: 'command'; readonly command: string }
+  | { readonly kind: 'content'; readonly content: string };
+
+/** Longest edited command or file content the window may send. */
+export const EDITED_TEXT_MAX = 1_000_000;
+
 export function isAllow(answer: ApprovalAnswer): boolean {
   switch (answer.kind) {
     case 'allow-once':

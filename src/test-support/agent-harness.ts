@@ -56,7 +56,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const gateRequests: GateRequest[] = [];
   const gate = options.gate ?? allowAll;
   const recordingGate: PermissionGate = (request, emit, signal): Promise<GateVerdict> => {
-    gateRequests.push(request);
+    // A snapshot: the request's taint is read live, and the test wants what it was at the call.
+    gateRequests.push({ ...request });
     return gate(request, emit, signal);
   };
   const provider = createOpenAIProvider({

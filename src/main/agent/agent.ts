@@ -7,6 +7,7 @@ import type { RunEvent, RunFinishReason } from '../../shared/events';
 import type { PermissionGate } from '../permissions/gate';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
+import { CallStops } from './call-stops';
 import type { ModelPrices } from '../../shared/model-settings';
 import type { ChatMessage } from './chat-message';
 import { restoredCompaction } from './context';
@@ -60,10 +61,20 @@ export interface Agent {
   startRun(task: string): RunHandle;
   /** Stops a run: aborts the model request, running tools and pending approvals. */
   stop(runId: string): void;
+  /** Stops one running call (a command) and lets the run go on; false when it is not running. */
+  stopCall(callId: string): boolean;
   onEvent(listener: (event: RunEvent) => void): () => void;
   messages(): readonly ChatMessage[];
   /** Events of earlier runs loaded from the transcript when the session was reopened. */
   pastEvents(): readonly RunEvent[];
+  /**
+   * Records that the person undid files (a `files-reverted` event in the transcript and to the
+   * listeners) and tells the model: `note` goes into the conversation before its next request.
+   */
+  recordRevert(
+    revert: Omit<Extract<RunEvent, { type: 'files-reverted' }>, 'type' | 'at'>,
+    note: string,
+  ): void;
   /** Damaged transcript lines skipped when the session was reopened, one sentence each. */
   loadProblems(): readonly string[];
   readonly activeRunId: string | undefined;
@@ -85,6 +96,9 @@ export function createAgent(options: AgentOptions): Agent {
         baseUrl: options.provider.baseUrl,
       });
   const listeners = new Set<(event: RunEvent) => void>();
+  const callStops = new CallStops();
+  // Notes for the model that arrived during a run: added before its next request.
+  const pendingNotes: string[] = [];
   // Content from the network stays in the history, so its taint lasts for the whole session.
   const taint = taintFromEvents(session.pastEvents);
   const restored = restoredCompaction(session.messages, session.pastEvents);
@@ -142,6 +156,8 @@ export function createAgent(options: AgentOptions): Agent {
           append: (message) => session.append(message),
           emit,
           taint,
+          callStops,
+          takeNotes: () => pendingNotes.splice(0),
         },
         runId,
         signal,
@@ -155,8 +171,8 @@ export function createAgent(options: AgentOptions): Agent {
       return outcome.reason;
     } catch (error) {
       // A bug in the loop still ends the run visibly instead of leaving it hanging.
-      const message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
-      emit({ type: 'error', runId, message, retrying: false });
+      const message = `Internal error in Tandem: ${error instanceof Error ? error.message : String(error)}`;
+      emit({ type: 'error', runId, message, retrying: false, fault: 'internal' });
       emit({ type: 'run-finished', runId, reason: 'error', message });
       return 'error';
     }
@@ -182,6 +198,7 @@ export function createAgent(options: AgentOptions): Agent {
     stop(runId) {
       if (active?.runId === runId) active.controller.abort(new Error('stopped by the person'));
     },
+    stopCall: (callId) => callStops.stop(callId),
     async compact() {
       if (active) {
         return {
@@ -214,6 +231,13 @@ export function createAgent(options: AgentOptions): Agent {
     },
     messages: () => session.messages,
     pastEvents: () => session.pastEvents,
+    recordRevert(revert, note) {
+      emit({ type: 'files-reverted', ...revert, at: Date.now() });
+      // Between runs the history ends with a finished turn, where a user message may go now;
+      // during a run it waits for the loop's next request (after the turn's tool answers).
+      if (active) pendingNotes.push(note);
+      else session.append({ role: 'user', content: note });
+    },
     loadProblems: () => loadProblems,
     async close() {
       if (active) {

@@ -248,7 +248,7 @@ describe('a 500-step session against a 150,000-token window', () => {
       expect(retried[0]).toMatchObject({
         retrying: true,
         message: expect.stringMatching(
-          /completion\. The provider refused .*its window: 150,000 tokens\); Tandem now fits requests to that window instead of 200,000/,
+          /completion\)\. The provider refused .*its window: 150,000 tokens\); Tandem now fits requests to that window instead of 200,000/,
         ),
       });
       const uses = eventsOfType(events, 'context-use');

@@ -1,6 +1,8 @@
 // What went wrong with a model request, in words a person can act on, and whether asking again
 // could help: network faults and a cut or quiet stream may pass; a protocol error will not.
 import { APIConnectionError, APIError } from 'openai';
+import type { RunFault } from '../../shared/events';
+import { connectionProblem } from './connection-problem';
 import { isRetryableStatus } from './retry-policy';
 import { ProtocolFault } from './stream-chunk';
 
@@ -18,6 +20,36 @@ export class ProviderError extends Error {
   ) {
     super(message);
   }
+
+  /** What the window offers to fix it (see RunFault). */
+  get fault(): RunFault {
+    return faultOf(this.kind, this.status);
+  }
+}
+
+export function faultOf(kind: ProviderFaultKind, status: number | undefined): RunFault {
+  switch (kind) {
+    case 'network':
+    case 'timeout':
+      return 'unreachable';
+    case 'incomplete':
+      return 'incomplete';
+    case 'protocol':
+      return 'protocol';
+    case 'http':
+      if (status === 401 || status === 403) return 'unauthorized';
+      if (status === 404) return 'not-found';
+      if (status === 429) return 'rate-limited';
+      if (status !== undefined && status >= 500) return 'server';
+      return 'protocol';
+  }
+}
+
+/** A fault's message as the person reads it: one sentence, capitalised, with its full stop. */
+export function sentence(message: string): string {
+  const text = message.trim();
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
 export interface Fault {
@@ -35,7 +67,8 @@ export interface FaultContext {
 export function describeFault(error: unknown, context: FaultContext): Fault {
   if (error instanceof ProviderError) {
     return {
-      message: error.message,
+      // Thrown as a sentence; described again as a clause (a retry or attempt count may follow).
+      message: error.message.replace(/\.$/, ''),
       kind: error.kind,
       retryable: error.retryable,
       ...(error.status !== undefined ? { status: error.status } : {}),
@@ -50,25 +83,27 @@ export function describeFault(error: unknown, context: FaultContext): Fault {
   }
   if (error instanceof APIConnectionError) {
     return {
-      message: `cannot reach the provider at ${context.baseUrl}: ${rootCause(error)}`,
+      message: `Tandem could not reach ${context.baseUrl}: ${connectionProblem(error)}`,
       kind: 'network',
       retryable: true,
     };
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const detail = errorDetail(error);
-    const hint =
-      error.status === 401 || error.status === 403
-        ? ' (check the API key)'
-        : error.status === 404
-          ? ` (check the base URL and the model name "${context.model}")`
-          : '';
-    return {
-      message: `the provider answered HTTP ${error.status}${detail ? `: ${detail}` : ''}${hint}`,
-      kind: 'http',
-      retryable: isRetryableStatus(error.status),
-      status: error.status,
-    };
+    const said = detail ? `: ${detail.replace(/\.$/, '')}` : '';
+    const at = `the provider at ${context.baseUrl}`;
+    const status = error.status;
+    const message =
+      status === 401 || status === 403
+        ? `${at} refused the API key (HTTP ${status}${said}); check the key in Settings`
+        : status === 404
+          ? `${at} answered HTTP 404${said}; check the base URL and the model name "${context.model}" in Settings`
+          : status === 429
+            ? `${at} is limiting requests (HTTP 429${said})`
+            : status >= 500
+              ? `${at} had a server error (HTTP ${status}${said})`
+              : `${at} refused the request (HTTP ${status}${said})`;
+    return { message, kind: 'http', retryable: isRetryableStatus(status), status };
   }
   if (error instanceof APIError) {
     return {
@@ -85,10 +120,9 @@ export function describeFault(error: unknown, context: FaultContext): Fault {
     };
   }
   // undici reports a socket closed mid-body as TypeError("terminated").
-  const message = error instanceof Error ? error.message : String(error);
   return {
-    message: `the connection to the provider broke mid-answer: ${rootCause(error) || message}`,
-    kind: 'network',
+    message: `the connection to the provider broke mid-answer: ${connectionProblem(error)}`,
+    kind: 'incomplete',
     retryable: true,
   };
 }
@@ -103,15 +137,4 @@ function errorDetail(error: APIError): string {
 function bounded(text: string): string {
   const line = text.replace(/\s+/g, ' ');
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-function rootCause(error: unknown): string {
-  let current: unknown = error;
-  let message = '';
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    message = typeof code === 'string' ? `${code} ${current.message}`.trim() : current.message;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return message;
 }

@@ -119,10 +119,12 @@ describe('testConnection', () => {
     });
   });
 
-  it('connects but warns when the model is not listed', async () => {
+  it('is not OK when the server does not list the model, though it answered', async () => {
     const result = await testConnection({ ...base, baseUrl: scripted.baseUrl, model: 'gpt-9' });
-    expect(result.ok).toBe(true);
-    expect(result.message).toMatch(/"gpt-9" is not among them/);
+    expect(result.ok).toBe(false);
+    expect(result.modelMissing).toBe(true);
+    expect(result.models).toEqual(['scripted-model']);
+    expect(result.message).toMatch(/"gpt-9" is not among them: choose one from the list/);
   });
 
   it('asks for a key before calling a provider that needs one', async () => {

@@ -144,6 +144,8 @@ export interface ConnectionCheck {
 
 export interface ConnectionResult {
   readonly ok: boolean;
+  /** The server answered but does not list the chosen model. */
+  readonly modelMissing?: boolean;
   readonly message: string;
   readonly models?: readonly string[];
 }
@@ -171,11 +173,13 @@ export async function testConnection(
     return { ok: true, message: `Connected to ${where}: ${count}. Choose a model.`, models };
   }
   if (models.length > 0 && !models.includes(check.model)) {
+    // Reachable is not OK: a run with this name would fail on its first request.
     return {
-      ok: true,
+      ok: false,
+      modelMissing: true,
       message:
-        `Connected to ${where} (${count}), but "${check.model}" is not among them; ` +
-        'runs may fail unless this server accepts other names.',
+        `${where} answered (${count}), but "${check.model}" is not among them: ` +
+        'choose one from the list (runs fail unless this server accepts other names).',
       models,
     };
   }

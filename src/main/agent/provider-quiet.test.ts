@@ -59,7 +59,7 @@ describe('a provider that goes quiet', () => {
       const result = await runWith([{ quiet }, { quiet }], timeouts);
       expect(result.reason).toBe('error');
       expect(result.message).toMatch(expected);
-      expect(result.message).toMatch(/\(after 2 attempts\)$/);
+      expect(result.message).toMatch(/\(after 2 attempts\)\.$/);
       // The server may not have read a body before the limit fired; the events say it was retried.
       expect(result.retries).toBe(1);
     },
@@ -73,7 +73,7 @@ describe('a provider that goes quiet', () => {
     });
     expect(result.reason).toBe('error');
     expect(result.message).toMatch(
-      /took longer than 150 ms in all \(the request time limit; change it in Settings or with --request-timeout\)$/,
+      /took longer than 150 ms in all \(the request time limit; change it in Settings or with --request-timeout\)\.$/,
     );
     expect(result.requests).toBe(1);
   });
@@ -98,22 +98,23 @@ describe('protocol errors are reported, not retried as network faults', () => {
     {
       case: 'a chunk that is not JSON',
       sse: ['data: {"choices": [oops\n\n'],
-      expected: /sent a stream chunk that is not JSON: .*\(a protocol error; not retried\)$/,
+      expected: /sent a stream chunk that is not JSON: .*\(a protocol error; not retried\)\.$/,
     },
     {
       case: 'an error event in the stream',
       sse: ['data: {"error": {"message": "model overloaded"}}\n\n'],
-      expected: /sent an error in the stream: model overloaded \(a protocol error; not retried\)$/,
+      expected:
+        /sent an error in the stream: model overloaded \(a protocol error; not retried\)\.$/,
     },
     {
       case: 'a null chunk',
       sse: ['data: null\n\n'],
-      expected: /malformed stream chunk: .*\(a protocol error; not retried\)$/,
+      expected: /malformed stream chunk: .*\(a protocol error; not retried\)\.$/,
     },
     {
       case: 'choices that are not a list',
       sse: [{ choices: 'yes' }],
-      expected: /malformed stream chunk at choices: .*\(a protocol error; not retried\)$/,
+      expected: /malformed stream chunk at choices: .*\(a protocol error; not retried\)\.$/,
     },
     {
       case: 'text that is not a string',

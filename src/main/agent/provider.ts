@@ -2,10 +2,11 @@
 // at a time, each chunk checked, tool calls assembled from deltas within bounds, time limits on a
 // quiet provider, faults retried where another attempt could help and then reported plainly.
 import OpenAI, { APIError, APIUserAbortError } from 'openai';
+import type { RunFault } from '../../shared/events';
 import type { Usage } from '../../shared/tool-types';
 import type { ToolDefinition } from '../tools/registry';
 import type { ChatMessage, ChatToolCall } from './chat-message';
-import { describeFault, ProviderError } from './provider-faults';
+import { describeFault, faultOf, ProviderError, sentence } from './provider-faults';
 import { listModelEntries, type ModelEntry } from './provider-probe';
 import {
   DEFAULT_PROVIDER_TIMEOUTS,
@@ -39,7 +40,12 @@ export interface TurnRequest {
   };
   readonly onTextDelta?: (text: string) => void;
   /** Called before each retry with a one-line reason and the wait. */
-  readonly onRetry?: (info: { attempt: number; delayMs: number; message: string }) => void;
+  readonly onRetry?: (info: {
+    attempt: number;
+    delayMs: number;
+    message: string;
+    fault: RunFault;
+  }) => void;
 }
 
 export interface AssistantTurn {
@@ -162,7 +168,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
     if (request.signal.aborted) throw new AbortedError();
     if (!finishReason) {
       throw new ProviderError(
-        `the model's answer stopped half-way (the stream ended without a finish reason after ${text.length} characters${calls.size ? ` and ${calls.size} partial tool call(s)` : ''})`,
+        `The model's answer stopped half-way (the stream ended without a finish reason after ${text.length} characters${calls.size ? ` and ${calls.size} partial tool call(s)` : ''})`,
         'incomplete',
       );
     }
@@ -194,7 +200,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
           const retryable = fault.retryable && !emitted.text && n < retry.maxAttempts;
           if (!retryable) {
             const tries = n > 1 ? ` (after ${n} attempts)` : '';
-            throw new ProviderError(`${fault.message}${tries}`, fault.kind, fault.status, false);
+            throw new ProviderError(
+              sentence(`${fault.message}${tries}`),
+              fault.kind,
+              fault.status,
+              false,
+            );
           }
           const decision = retryDecision(
             n,
@@ -204,14 +215,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ChatProvid
           if (decision.kind === 'give-up') {
             const seconds = Math.ceil(decision.askedMs / 1000);
             throw new ProviderError(
-              `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later`,
+              sentence(
+                `${fault.message}; the provider asked to wait ${seconds} s before retrying, longer than Tandem waits (${Math.round(retry.maxRetryAfterMs / 1000)} s): try again later`,
+              ),
               fault.kind,
               fault.status,
               false,
             );
           }
           const { delayMs } = decision;
-          request.onRetry?.({ attempt: n, delayMs, message: fault.message });
+          request.onRetry?.({
+            attempt: n,
+            delayMs,
+            message: sentence(fault.message).replace(/\.$/, ''),
+            fault: faultOf(fault.kind, fault.status),
+          });
           await sleep(delayMs, request.signal);
           if (request.signal.aborted) throw new AbortedError();
         }

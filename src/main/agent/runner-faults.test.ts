@@ -115,8 +115,12 @@ describe('limits and provider faults', () => {
     expect(waits[1]).toBeLessThanOrEqual(20);
     const errors = eventsOfType(harness.events, 'error');
     expect(errors.map((e) => e.retrying)).toEqual([true, true]);
-    expect(errors[0]?.message).toMatch(/HTTP 429.*retrying in 7\.0 s \(attempt 2\)/);
-    expect(errors[1]?.message).toMatch(/HTTP 503/);
+    expect(errors[0]?.message).toMatch(
+      /^The provider at .* is limiting requests \(HTTP 429: scripted 429\)\. Retrying in 7\.0 s \(attempt 2\)\.$/,
+    );
+    expect(errors[0]?.fault).toBe('rate-limited');
+    expect(errors[1]?.message).toMatch(/had a server error \(HTTP 503/);
+    expect(errors[1]?.fault).toBe('server');
     expect(eventsOfType(harness.events, 'usage')[0]?.usage).toEqual({
       promptTokens: 7,
       completionTokens: 2,
@@ -149,7 +153,7 @@ describe('limits and provider faults', () => {
     expect(await harness.agent.startRun('first').done).toBe('error');
     const finished = eventsOfType(harness.events, 'run-finished')[0];
     expect(finished?.message).toBe(
-      'the provider answered HTTP 500: scripted 500 (after 3 attempts)',
+      `The provider at ${harness.server.baseUrl} had a server error (HTTP 500: scripted 500) (after 3 attempts).`,
     );
     expect(eventsOfType(harness.events, 'error').map((e) => e.retrying)).toEqual([
       true,
@@ -169,20 +173,23 @@ describe('limits and provider faults', () => {
     harness = await startHarness({ turns: [{ status: 401 }] });
     expect(await harness.agent.startRun('go').done).toBe('error');
     expect(eventsOfType(harness.events, 'run-finished')[0]?.message).toBe(
-      'the provider answered HTTP 401: scripted 401 (check the API key)',
+      `The provider at ${harness.server.baseUrl} refused the API key (HTTP 401: scripted 401); check the key in Settings.`,
     );
+    expect(eventsOfType(harness.events, 'error')).toMatchObject([
+      { retrying: false, fault: 'unauthorized' },
+    ]);
   });
 
   it.each([
     {
       case: 'socket cut mid-stream',
       turn: { text: 'The answer is forty-two', cutAfterEvents: 4 },
-      expected: /connection to the provider broke mid-answer/,
+      expected: /^The connection to the provider broke mid-answer: /,
     },
     {
       case: 'clean end without finish',
       turn: { text: 'The answer is forty-two', endAfterEvents: 4 },
-      expected: /stopped half-way/,
+      expected: /^The model's answer stopped half-way/,
     },
   ])('$case after text is an error, not a silent truncation', async ({ turn, expected }) => {
     harness = await startHarness({ turns: [turn] });

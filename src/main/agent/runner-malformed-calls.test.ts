@@ -58,7 +58,7 @@ describe('tool call indexes from the stream', () => {
       expect(await harness.agent.startRun('go').done).toBe('error');
       const message = eventsOfType(harness.events, 'run-finished')[0]?.message;
       expect(message).toMatch(expected);
-      expect(message).toMatch(/\(a protocol error; not retried\)$/);
+      expect(message).toMatch(/\(a protocol error; not retried\)\.$/);
       expect(harness.server.chatBodies()).toHaveLength(1);
       expect(eventsOfType(harness.events, 'tool-call-started')).toEqual([]);
       expect(await harness.agent.startRun('again').done).toBe('done');

@@ -5,9 +5,10 @@ import type { PermissionGate } from '../permissions/gate';
 import { argumentsForHistory } from '../tools/argument-bounds';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolServices } from '../tools/tool';
+import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 import { learnFromOverflow, readOverflow } from './context-overflow';
-import { AbortedError, type AssistantTurn, type ChatProvider } from './provider';
+import { AbortedError, ProviderError, type AssistantTurn, type ChatProvider } from './provider';
 import {
   contextUse,
   fitRequest,
@@ -41,6 +42,10 @@ export interface RunLoopDeps {
    * the run: the content stays in the history the model reads in later runs.
    */
   readonly taint: RunTaint;
+  /** Running calls the person may stop one by one. */
+  readonly callStops?: CallStops;
+  /** Notes for the model that came in during the run (a revert); added before each request. */
+  readonly takeNotes?: () => readonly string[];
 }
 
 export interface RunOutcome {
@@ -57,6 +62,8 @@ export async function runLoop(
   const toolDeps = { ...deps, runId };
   const compaction: CompactionSwitch = { enabled: true };
   for (let step = 1; step <= deps.maxSteps; step++) {
+    // Every tool call of the last turn is answered here, so a user message may follow.
+    for (const note of deps.takeNotes?.() ?? []) deps.append({ role: 'user', content: note });
     const turn = await askModel(deps, runId, signal, compaction);
     if (turn.kind === 'stopped') return stopped(deps, turn.partialText);
     if (turn.kind === 'failed') {
@@ -139,12 +146,13 @@ async function askOnce(
         partialText += text;
         deps.emit({ type: 'assistant-delta', runId, text });
       },
-      onRetry: ({ attempt, delayMs, message }) =>
+      onRetry: ({ attempt, delayMs, message, fault }) =>
         deps.emit({
           type: 'error',
           runId,
-          message: `${message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1})`,
+          message: `${message}. Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1}).`,
           retrying: true,
+          fault,
         }),
     });
     return { kind: 'ok', turn, raw: fitted.raw };
@@ -152,6 +160,7 @@ async function askOnce(
     if (signal.aborted || error instanceof AbortedError) return { kind: 'stopped', partialText };
     const overflow = refusedBefore || sentRaw === undefined ? undefined : readOverflow(error);
     const message = error instanceof Error ? error.message : String(error);
+    const fault = error instanceof ProviderError ? error.fault : 'internal';
     if (overflow && sentRaw !== undefined) {
       const learned = learnFromOverflow(deps.context, sentRaw, overflow);
       deps.emit({
@@ -159,10 +168,11 @@ async function askOnce(
         runId,
         message: `${message.endsWith('.') ? message.slice(0, -1) : message}. ${learned}`,
         retrying: true,
+        fault,
       });
       return { kind: 'overflow' };
     }
-    deps.emit({ type: 'error', runId, message, retrying: false });
+    deps.emit({ type: 'error', runId, message, retrying: false, fault });
     return { kind: 'failed', message, partialText };
   }
 }

@@ -91,6 +91,7 @@ export async function openSessionUndo(
         return {
           ok: false,
           reverted: [],
+          files: [],
           failedCallId: '',
           reason: `Session ${sessionId} has no run ${runId}.`,
         };

@@ -1,11 +1,13 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
 import type { ChangeReport } from '../../shared/change-report';
+import stripAnsi from 'strip-ansi';
 import type { RunEvent } from '../../shared/events';
 import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
 import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
-import type { ToolContext, ToolServices, ToolTarget } from '../tools/tool';
+import type { AnyTool, ToolContext, ToolServices, ToolTarget } from '../tools/tool';
+import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
 import type { maskSecrets as MaskSecrets } from './secret-mask';
 
@@ -17,6 +19,8 @@ export interface ToolCallDeps {
   readonly runId: string;
   readonly services: ToolServices;
   readonly emit: (event: RunEvent) => void;
+  /** Where a running call registers, so the person can stop it alone. */
+  readonly callStops?: CallStops;
 }
 
 /** Session state that outlives one turn and one run. */
@@ -75,8 +79,12 @@ export function loadSecretMask(): Promise<typeof import('./secret-mask')> {
 }
 
 /**
- * Answers every call, in order. `onAnswered` gets each batch's answers as soon as the batch ends,
- * so the transcript holds what already ran even if the app dies during a later call.
+ * Answers every call, in order. Every call is shown at once (its start, and its card when it asks),
+ * so the person sees what the whole turn proposes and may answer the cards together; the calls
+ * still run in order: a run of consecutive reads side by side (at most MAX_CONCURRENT_READS at a
+ * time), anything else alone, each only after the ones before it finished (`ready`). `onAnswered`
+ * gets each batch's answers as soon as the batch ends, so the transcript holds what already ran
+ * even if the app dies during a later call.
  */
 export async function answerToolCalls(
   calls: readonly ChatToolCall[],
@@ -86,22 +94,33 @@ export async function answerToolCalls(
   onAnswered: (answers: readonly ToolMessage[]) => void = () => {},
 ): Promise<ToolMessage[]> {
   const { maskSecrets } = await loadSecretMask();
-  const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
-  let index = 0;
-  while (index < calls.length) {
-    // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
+  // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
+  const batches: number[][] = [];
+  for (let index = 0; index < calls.length;) {
     const batch = [index];
     if (isRead(deps, calls[index])) {
       while (index + batch.length < calls.length && isRead(deps, calls[index + batch.length])) {
         batch.push(index + batch.length);
       }
     }
-    const results = await mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
-      answerOne(calls[i] as ChatToolCall, deps, taint, signal, maskSecrets),
+    batches.push(batch);
+    index += batch.length;
+  }
+  let before: Promise<unknown> = Promise.resolve();
+  const running = batches.map((batch) => {
+    const ready = before.then(() => undefined);
+    const results = mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
+      answerOne(calls[i] as ChatToolCall, deps, taint, signal, ready, maskSecrets),
     );
+    // The next batch waits for this one however it ended.
+    before = results.catch(() => undefined);
+    return results;
+  });
+  const answers: ToolMessage[] = new Array<ToolMessage>(calls.length);
+  for (const [n, batch] of batches.entries()) {
+    const results = await (running[n] as Promise<ToolMessage[]>);
     batch.forEach((i, k) => (answers[i] = results[k] as ToolMessage));
     onAnswered(results);
-    index += batch.length;
   }
   return answers;
 }
@@ -135,6 +154,8 @@ async function answerOne(
   deps: ToolCallDeps,
   taint: RunTaint,
   signal: AbortSignal,
+  /** Resolves when every call before this one in the turn has finished. */
+  ready: Promise<void>,
   maskSecrets: typeof MaskSecrets,
 ): Promise<ToolMessage> {
   const started = Date.now();
@@ -148,6 +169,12 @@ async function answerOne(
     effect: prepared.tool?.effect ?? 'unknown',
     at: started,
   });
+  // The call's own signal: the run's stop reaches it, and so does the Stop of this one call. It
+  // listens to the run's signal only while it runs (a turn's waiting calls hold no listener).
+  const own = new AbortController();
+  const forward = (): void => own.abort(signal.reason);
+  // Set once it was allowed to run: a duration excludes the time the person took to decide.
+  const ran: { from?: number; args?: unknown } = {};
   const answer = (
     ok: boolean,
     output: string,
@@ -156,6 +183,7 @@ async function answerOne(
     changes?: ChangeReport,
     images?: readonly ToolImage[],
   ): ToolMessage => {
+    signal.removeEventListener('abort', forward);
     // The one place tool output becomes what the model reads: secret shapes are masked here, for
     // results, errors and refusals alike; the event keeps the original for the person.
     const { masked, secrets } = maskSecrets(output);
@@ -165,7 +193,8 @@ async function answerOne(
       callId: call.id,
       ok,
       output: masked,
-      durationMs: Date.now() - started,
+      durationMs: ran.from === undefined ? 0 : Date.now() - ran.from,
+      ...(own.signal.aborted ? { stopped: true } : {}),
       ...(provenance !== undefined ? { provenance } : {}),
       ...(taintedBy !== undefined ? { taintedBy } : {}),
       ...(changes !== undefined ? { changes } : {}),
@@ -178,13 +207,16 @@ async function answerOne(
   if (!prepared.ok) return answer(false, prepared.message);
 
   const { tool, args } = prepared;
+  const tail = new OutputTail();
   const ctx: ToolContext = {
     folder: deps.folder,
     sessionId: deps.sessionId,
     callId: call.id,
     signal,
-    onOutput: (chunk) =>
-      deps.emit({ type: 'tool-output', runId: deps.runId, callId: call.id, chunk }),
+    onOutput: (chunk) => {
+      tail.add(chunk);
+      deps.emit({ type: 'tool-output', runId: deps.runId, callId: call.id, chunk });
+    },
     services: deps.services,
   };
   const verdict = await askGate(
@@ -194,31 +226,89 @@ async function answerOne(
       tool,
       args,
       ctx,
-      ...(taint.taintedBy !== undefined ? { taintedBy: taint.taintedBy } : {}),
+      ready,
+      // The person may edit the call on its card; the edit is validated like the model's args.
+      revalidate: (edited) => {
+        const again = deps.registry.prepare(tool.name, JSON.stringify(edited));
+        return again.ok ? { ok: true, args: again.args } : { ok: false, message: again.message };
+      },
+      // Read when the gate decides: a call before this one in the turn may bring the taint.
+      get taintedBy() {
+        return taint.taintedBy;
+      },
     },
     deps,
     signal,
   );
+  // Whatever the gate did, nothing runs before the calls ahead of it have finished.
+  await ready;
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 
-  const result = await deps.registry.execute(tool, args, { ...ctx, permit: verdict.permit });
+  ran.from = Date.now();
+  // What runs: the model's arguments, or the person's edit of them (already judged by the gate).
+  ran.args = verdict.args !== undefined ? verdict.args : args;
+  signal.addEventListener('abort', forward, { once: true });
+  const unregister = deps.callStops?.register(call.id, own) ?? (() => {});
+  let result;
+  try {
+    result = await deps.registry.execute(tool, ran.args, {
+      ...ctx,
+      signal: own.signal,
+      permit: verdict.permit,
+    });
+  } finally {
+    unregister();
+  }
+  if (result.outcome === 'cancelled' && own.signal.aborted && !signal.aborted) {
+    // The person stopped this call alone: the model hears so, with what it printed before.
+    return answer(false, stoppedByPerson(Date.now() - ran.from, tail.text()), verdict.provenance);
+  }
   const outside =
     result.outsideContent ??
     (tool.effect === 'network' || tool.name.startsWith('mcp__')
-      ? describeTaint(tool.name, () => tool.target?.(args as never, ctx))
+      ? describeTaint(tool.name, () => tool.target?.(ran.args as never, ctx))
       : undefined);
   // The first outside content names the taint; the result that brought it in records it.
   const tainting = outside !== undefined && taint.taintedBy === undefined ? outside : undefined;
   if (tainting !== undefined) taint.taintedBy = tainting;
-  return answer(
-    result.ok,
-    result.output,
-    verdict.provenance,
-    tainting,
-    result.changes,
-    result.images,
-  );
+  const output =
+    verdict.args !== undefined
+      ? `${editNote(tool.editable, ran.args)}\n\n${result.output}`
+      : result.output;
+  return answer(result.ok, output, verdict.provenance, tainting, result.changes, result.images);
+}
+
+/** The last few thousand characters a call printed, colours removed, for a stop message. */
+class OutputTail {
+  private kept = '';
+
+  add(chunk: string): void {
+    this.kept = (this.kept + chunk).slice(-TAIL_CHARS);
+  }
+
+  text(): string {
+    return stripAnsi(this.kept).replace(/\r\n?/g, '\n').trim();
+  }
+}
+
+const TAIL_CHARS = 4000;
+
+function stoppedByPerson(ms: number, printed: string): string {
+  const seconds = (ms / 1000).toFixed(1);
+  const head = `Stopped by the person after ${seconds} s: the call did not finish (a command and everything it started were killed). The run goes on.`;
+  return printed ? `${head}\nOutput before the stop (the end of it):\n${printed}` : head;
+}
+
+/** The first line of a result the person edited: the model must not think its version ran. */
+function editNote(editable: AnyTool['editable'], args: unknown): string {
+  const fields = (typeof args === 'object' && args !== null ? args : {}) as {
+    command?: unknown;
+  };
+  if (editable === 'command' && typeof fields.command === 'string') {
+    return `The person edited this command before allowing it. What ran instead of yours:\n${fields.command}`;
+  }
+  return 'The person edited this call before allowing it: what ran differs from what you proposed (for a write, read the file to see what was written).';
 }
 
 function describeTaint(name: string, target: () => ToolTarget | undefined): string {

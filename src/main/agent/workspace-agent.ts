@@ -1,7 +1,11 @@
 // The composition the window and the CLI share: one project folder, its session, the built-in
-// tools with the undo journal and change tracking, a permission gate, and a provider. Change
+// tools with the undo journal and change tracking, a permission gate, and a provider. Undo tells
+// the model what was put back; the changes panel lists and puts back the session's files. Change
 // tracking is prepared as the session opens (in parallel with the first model request), and a
 // process that finds the project owned by another one runs read-only and says who holds it.
+import { randomUUID } from 'node:crypto';
+import { relative } from 'node:path';
+import type { ChangedFile } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { ModelPrices } from '../../shared/model-settings';
 import type { PermissionGate } from '../permissions/gate';
@@ -21,6 +25,8 @@ import { describeInterrupted } from './interrupted-calls';
 import type { McpToolSource } from '../mcp/mcp-host';
 import { warmingUpOnFirstTurn, warmUpForCommands } from './session-warm-up';
 import type { ChatProvider } from './provider';
+import { revertNote, type RevertedFiles } from './revert-note';
+import { revertSessionFiles, sessionChanges } from '../workspace/session-changes';
 
 /** Mutable per-project settings the tools read at call time (they may change between runs). */
 export interface WorkspaceNetwork {
@@ -67,10 +73,18 @@ export const MCP_FIRST_REQUEST_WAIT_MS = 5000;
 
 export interface WorkspaceAgent {
   readonly agent: Agent;
-  /** Undo one call (an edit, a write, or a command that changed files). */
+  /** Undo one call (an edit, a write, or a command that changed files); the model is told. */
   revertCall(callId: string): Promise<RevertResult>;
-  /** Undo every change of one run, newest first. */
+  /** Undo every change of one run, newest first; the model is told. */
   revertRun(runId: string): Promise<RevertTurnResult>;
+  /** The files revertRun would put back now (absolute paths). */
+  runChangedPaths(runId: string): string[];
+  /** Files this session changed, diffed against the session's start. */
+  sessionChanges(): Promise<ChangedFile[]>;
+  /** Puts files (relative paths) back to the session's start; the model is told. */
+  revertFiles(
+    paths: readonly string[],
+  ): Promise<{ ok: true; files: RevertedFiles } | { ok: false; reason: string }>;
   /** Set when another Tandem process owns the project: why this one changes nothing. */
   readonly readOnly: string | undefined;
   /** Settles when change tracking is ready (it is started at open). */
@@ -178,21 +192,69 @@ async function compose(
 
   sessionId = agent.sessionId;
 
-  // Which calls belong to which run, for "undo this run" (earlier runs come from the transcript).
+  // Which calls belong to which run, for "undo this run", and what each call and run was, for the
+  // note the model gets after an undo (earlier runs come from the transcript).
   const callsByRun = new Map<string, string[]>();
+  const calls = new Map<string, { runId: string; name: string; args: unknown }>();
+  const tasks = new Map<string, string>();
   const track = (event: RunEvent): void => {
+    if (event.type === 'run-started') tasks.set(event.runId, event.task);
     if (event.type !== 'tool-call-started') return;
-    const calls = callsByRun.get(event.runId) ?? [];
-    calls.push(event.callId);
-    callsByRun.set(event.runId, calls);
+    const ids = callsByRun.get(event.runId) ?? [];
+    ids.push(event.callId);
+    callsByRun.set(event.runId, ids);
+    calls.set(event.callId, { runId: event.runId, name: event.name, args: event.args });
   };
   agent.pastEvents().forEach(track);
   const stopTracking = agent.onEvent(track);
+  const relativeFiles = (files: readonly { path: string; action: 'restored' | 'deleted' }[]) =>
+    files.map((f) => ({ path: relative(journal.folder, f.path) || '.', action: f.action }));
+  const sessionPrefix = (): string => `${sessionId}/`;
 
   return {
     agent,
-    revertCall: (callId) => journal.revert(keyOf(callId)),
-    revertRun: (runId) => journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf)),
+    async revertCall(callId) {
+      const result = await journal.revert(keyOf(callId));
+      const call = calls.get(callId);
+      // A revert that stopped half-way still put some files back; the model hears of those.
+      const undone = result.ok ? result.files : (result.restored ?? []);
+      if (undone.length > 0) {
+        const files = relativeFiles(undone);
+        agent.recordRevert(
+          { runId: call?.runId ?? '', scope: { kind: 'call', callId }, files },
+          revertNote({ kind: 'call', name: call?.name ?? 'tool', args: call?.args }, files),
+        );
+      }
+      return result;
+    },
+    async revertRun(runId) {
+      const result = await journal.revertTurn((callsByRun.get(runId) ?? []).map(keyOf));
+      if (result.files.length > 0) {
+        const files = relativeFiles(result.files);
+        agent.recordRevert(
+          { runId, scope: { kind: 'run' }, files },
+          revertNote({ kind: 'run', task: tasks.get(runId) }, files),
+        );
+      }
+      return result;
+    },
+    runChangedPaths(runId) {
+      const keys = (callsByRun.get(runId) ?? []).map(keyOf).filter((k) => journal.hasChanges(k));
+      return [...new Set(keys.flatMap((key) => journal.pathsOf(key)))];
+    },
+    sessionChanges: () => sessionChanges(journal, sessionPrefix()),
+    async revertFiles(paths) {
+      const result = await revertSessionFiles(journal, sessionPrefix(), paths);
+      if (!result.ok) return result;
+      const files = relativeFiles(result.files);
+      if (files.length > 0) {
+        agent.recordRevert(
+          { runId: `revert-${randomUUID()}`, scope: { kind: 'files' }, files },
+          revertNote({ kind: 'files' }, files),
+        );
+      }
+      return { ok: true, files };
+    },
     readOnly,
     prepared,
     loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],

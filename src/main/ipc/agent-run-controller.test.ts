@@ -333,3 +333,185 @@ describe('agent run controller', () => {
     expect(s.server.chatBodies()).toHaveLength(1);
   });
 });
+
+describe('sessions', () => {
+  it('continues an opened session, starts a new one, and refuses to switch while a run goes', async () => {
+    const s = await setup([{ text: 'one' }, { text: 'two' }, { text: 'three' }, writeTurn]);
+    expect(s.controller.currentSession()).toBeNull();
+    const finished = async (runId: string): Promise<void> => {
+      while (!s.events.some((e) => e.type === 'run-finished' && e.runId === runId)) {
+        await s.next('run-finished', s.events.length);
+      }
+    };
+    const first = await s.controller.startRun('first task');
+    await finished(first.runId);
+    expect(s.controller.currentSession()).toEqual({ id: first.sessionId, running: false });
+
+    await s.controller.newSession();
+    expect(s.controller.currentSession()).toBeNull();
+    const second = await s.controller.startRun('second task');
+    await finished(second.runId);
+    expect(second.sessionId).not.toBe(first.sessionId);
+
+    // Back to the first: the next task goes there, with the first task in its history.
+    await s.controller.openSession(first.sessionId);
+    expect(s.controller.currentSession()).toEqual({ id: first.sessionId, running: false });
+    const third = await s.controller.startRun('third task');
+    expect(third.sessionId).toBe(first.sessionId);
+    await finished(third.runId);
+    const users = s.server
+      .chatBodies()
+      .at(-1)!
+      .messages.filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(users).toEqual(['first task', 'third task']);
+
+    // A run waiting for an answer keeps its session.
+    await s.controller.startRun('write the notes');
+    const asked = await s.next('approval-requested');
+    expect(s.controller.currentSession()).toEqual({ id: first.sessionId, running: true });
+    await expect(s.controller.newSession()).rejects.toThrow(
+      'A run is still going; stop it before switching sessions.',
+    );
+    if (asked.type !== 'approval-requested') throw new Error('unreachable');
+    await s.controller.stopRun(asked.runId);
+  });
+});
+
+describe('a turn of several changes', () => {
+  it('shows every card of the turn at once, and runs them in order once answered', async () => {
+    const s = await setup([
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'one.txt', content: '1\n' } },
+          { name: 'write_file', arguments: { path: 'two.txt', content: '2\n' } },
+          { name: 'shell', arguments: { command: 'cat one.txt two.txt > both.txt' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    await s.controller.startRun('three changes');
+    while (s.events.filter((e) => e.type === 'approval-requested').length < 3) {
+      await s.next('approval-requested', s.events.length);
+    }
+    // Cards open side by side (their order of arrival varies); the calls' order is the turn's.
+    const order = s.events.flatMap((e) => (e.type === 'tool-call-started' ? [e.callId] : []));
+    const cards = s.events
+      .filter(
+        (e): e is Extract<RunEvent, { type: 'approval-requested' }> =>
+          e.type === 'approval-requested',
+      )
+      .sort((a, b) => order.indexOf(a.callId) - order.indexOf(b.callId));
+    expect(cards.map((c) => c.name)).toEqual(['write_file', 'write_file', 'shell']);
+    expect(s.events.some((e) => e.type === 'tool-result')).toBe(false);
+    // Answered last first: still run first to last (the command reads what the writes made).
+    for (const card of [...cards].reverse()) {
+      await s.controller.answerApproval(card.requestId, card.argsHash, { kind: 'allow-once' });
+    }
+    await s.next('run-finished');
+    const results = s.events.filter(
+      (e): e is Extract<RunEvent, { type: 'tool-result' }> => e.type === 'tool-result',
+    );
+    expect(results.map((r) => [r.callId, r.ok])).toEqual(cards.map((c) => [c.callId, true]));
+    expect(await readFile(join(s.folder, 'both.txt'), 'utf8')).toBe('1\n2\n');
+  });
+});
+
+describe('editing a call before allowing it', () => {
+  async function card(
+    s: Setup,
+    nth = 1,
+  ): Promise<Extract<RunEvent, { type: 'approval-requested' }>> {
+    while (s.events.filter((e) => e.type === 'approval-requested').length < nth) {
+      await s.next('approval-requested', s.events.length);
+    }
+    return s.events.filter(
+      (e): e is Extract<RunEvent, { type: 'approval-requested' }> =>
+        e.type === 'approval-requested',
+    )[nth - 1]!;
+  }
+
+  it('runs exactly the edited command, and the model hears it was edited', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'touch proposed.txt' } }] },
+      { text: 'ok' },
+    ]);
+    await s.controller.startRun('make a file');
+    const asked = await card(s);
+    await s.controller.answerEdited(asked.requestId, asked.argsHash, {
+      kind: 'command',
+      command: 'touch edited.txt',
+    });
+    await s.next('run-finished');
+    expect(existsSync(join(s.folder, 'edited.txt'))).toBe(true);
+    expect(existsSync(join(s.folder, 'proposed.txt'))).toBe(false);
+    const resolved = s.events.find((e) => e.type === 'approval-resolved');
+    expect(resolved).toMatchObject({
+      answer: { kind: 'allow-once' },
+      edited: { kind: 'command', command: 'touch edited.txt' },
+    });
+    const result = s.events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ ok: true });
+    expect(result?.type === 'tool-result' && result.output).toMatch(
+      /^The person edited this command before allowing it\. What ran instead of yours:\ntouch edited\.txt\n\n/,
+    );
+    expect(result?.type === 'tool-result' && result.provenance).toMatch(
+      /^you edited it and allowed your version at \d\d:\d\d$/,
+    );
+    // The same note went to the model.
+    const toolMessage = s.server
+      .chatBodies()
+      .at(-1)!
+      .messages.find((m) => m.role === 'tool');
+    expect(String(toolMessage?.content)).toContain('What ran instead of yours:\ntouch edited.txt');
+  });
+
+  it('asks again when the edit needs more than the card showed, and runs nothing on a no', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'shell', arguments: { command: 'touch a.txt' } }] },
+      { text: 'ok' },
+    ]);
+    await writeFile(join(s.folder, 'keep.txt'), 'keep\n');
+    await s.controller.startRun('touch it');
+    const first = await card(s);
+    await s.controller.answerEdited(first.requestId, first.argsHash, {
+      kind: 'command',
+      command: 'touch a.txt && rm -f keep.txt',
+    });
+    const second = await card(s, 2);
+    expect(second.callId).toBe(first.callId);
+    expect(second.args).toEqual({ command: 'touch a.txt && rm -f keep.txt' });
+    expect(second.argsHash).not.toBe(first.argsHash);
+    expect(second.reasons[0]).toMatch(
+      /^you edited this call, and your version needs more than the card you answered: .*rm/,
+    );
+    await s.controller.answerApproval(second.requestId, second.argsHash, { kind: 'deny' });
+    await s.next('run-finished');
+    expect(existsSync(join(s.folder, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(s.folder, 'a.txt'))).toBe(false);
+  });
+
+  it('refuses an edit the tool does not take, and the card stays answerable', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'n.txt', content: 'model\n' } }] },
+      { text: 'ok' },
+    ]);
+    await s.controller.startRun('write it');
+    const asked = await card(s);
+    await expect(
+      s.controller.answerEdited(asked.requestId, asked.argsHash, {
+        kind: 'command',
+        command: 'rm -rf /',
+      }),
+    ).rejects.toThrow(/Edit not accepted: .*only the content of write_file can be edited/);
+    await expect(
+      s.controller.answerEdited('not-a-request', asked.argsHash, { kind: 'content', content: 'x' }),
+    ).rejects.toThrow(/no such approval request/);
+    await s.controller.answerEdited(asked.requestId, asked.argsHash, {
+      kind: 'content',
+      content: 'person\n',
+    });
+    await s.next('run-finished');
+    expect(await readFile(join(s.folder, 'n.txt'), 'utf8')).toBe('person\n');
+  });
+});

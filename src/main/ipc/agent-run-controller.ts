@@ -1,6 +1,7 @@
 // The real RunController behind the window: the workspace agent, the permission gate and the
 // approval broker for the open folder. Cards come from `approval-requested` events; answers arrive
 // over IPC and go to the broker, which accepts each once, for the exact arguments shown.
+import { relative } from 'node:path';
 import type { WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import type { SandboxState } from '../../shared/tool-types';
@@ -105,7 +106,13 @@ function createAgentRunController(
         timeouts: timeoutsFromSettings(config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS),
       }));
 
-  /** The agent for this folder, reopened on the same session when the provider settings change. */
+  /**
+   * The session the next agent opens: undefined keeps the current one, null starts a new one,
+   * an id reopens that session (the sessions sidebar).
+   */
+  let nextSession: string | null | undefined;
+
+  /** The agent for this folder and session, reopened when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
     const modelSettings = config.models?.[config.model] ?? {};
     const providerKey = JSON.stringify([
@@ -115,16 +122,19 @@ function createAgentRunController(
       config.timeouts ?? null,
       modelSettings,
     ]);
-    if (current && current.providerKey === providerKey) return current.agent;
+    const wanted =
+      nextSession !== undefined ? nextSession : (current?.agent.agent.sessionId ?? null);
+    if (
+      current &&
+      current.providerKey === providerKey &&
+      current.agent.agent.sessionId === wanted
+    ) {
+      return current.agent;
+    }
     if (current?.agent.agent.activeRunId) {
       throw new Error('A run is still going; stop it before changing the provider.');
     }
-    const sessionId = current?.agent.agent.sessionId;
-    if (current) {
-      current.unsubscribe();
-      await current.agent.close();
-      current = undefined;
-    }
+    await closeCurrent(wanted);
     const agent = await openWorkspaceAgent({
       folder: workspace.folder,
       dataDir: deps.dataDir,
@@ -139,7 +149,7 @@ function createAgentRunController(
       ...(modelSettings.prices ? { prices: modelSettings.prices } : {}),
       // The stored key is never in an environment, but a copy the person exported would be.
       ...(config.apiKey !== undefined ? { secretValues: [config.apiKey] } : {}),
-      ...(sessionId ? { sessionId } : {}),
+      ...(wanted ? { sessionId: wanted } : {}),
       ...(deps.mcp ? { mcp: deps.mcp } : {}),
     });
     const unsubscribe = agent.agent.onEvent((event) => {
@@ -147,7 +157,53 @@ function createAgentRunController(
       for (const listener of listeners) listener(agent.agent.sessionId, event);
     });
     current = { agent, providerKey, unsubscribe };
+    nextSession = undefined;
     return agent;
+  }
+
+  /** Closes the open agent; "for this session" grants end unless the same session goes on. */
+  async function closeCurrent(keep: string | null): Promise<void> {
+    const open = current;
+    if (!open) return;
+    current = undefined;
+    open.unsubscribe();
+    await open.agent.close();
+    if (open.agent.agent.sessionId !== keep) deps.grants.endSession(open.agent.agent.sessionId);
+  }
+
+  /** One open at a time, so two quick calls cannot open two sessions. */
+  function openAgent(config: ProviderConfig): Promise<WorkspaceAgent> {
+    opening ??= agentFor(config).finally(() => {
+      opening = undefined;
+    });
+    return opening;
+  }
+
+  /**
+   * The agent of the session the window shows, for undo and the changes panel (these need no
+   * working provider); null when no session was started or opened yet.
+   */
+  async function sessionAgent(): Promise<WorkspaceAgent | null> {
+    ensureOpen();
+    if (nextSession === undefined && current) return current.agent;
+    if (nextSession === null || (nextSession === undefined && !current)) return null;
+    const agent = await openAgent(await loadProviderConfig(deps.settings, deps.secrets));
+    ensureOpen();
+    return agent;
+  }
+
+  async function switchSession(next: string | null): Promise<void> {
+    ensureOpen();
+    if (opening) await opening.catch(() => undefined);
+    if (current?.agent.agent.activeRunId) {
+      throw new Error('A run is still going; stop it before switching sessions.');
+    }
+    if (current && current.agent.agent.sessionId === next) {
+      nextSession = undefined;
+      return;
+    }
+    await closeCurrent(next);
+    nextSession = next;
   }
 
   return {
@@ -160,31 +216,42 @@ function createAgentRunController(
       const stored = await deps.permissions.load(workspace.folder);
       ensureOpen();
       network.allowShellNetwork = stored.network === 'allow';
-      // One open at a time, so two quick sends cannot open two sessions.
-      opening ??= agentFor(config).finally(() => {
-        opening = undefined;
-      });
-      const { agent } = await opening;
+      const agent = await openAgent(config);
       // dispose() closes the agent it waited for; a run must not start unseen in the old folder.
       ensureOpen();
-      const run = agent.startRun(task);
+      const run = agent.agent.startRun(task);
       return { runId: run.runId, sessionId: run.sessionId };
     },
     async stopRun(runId) {
       current?.agent.agent.stop(runId);
       broker.denyAll('stop', runId);
     },
+    async stopCall(callId) {
+      return current?.agent.agent.stopCall(callId) ?? false;
+    },
     async compactSession() {
       ensureOpen();
-      // A session the window has not yet run in this folder has nothing to compact.
-      if (!current) {
+      // A new session, or none started or opened yet, has nothing to compact.
+      if (nextSession === null || (nextSession === undefined && !current)) {
         return { ok: false, message: 'Nothing to compact yet: no conversation in this window.' };
       }
-      return current.agent.agent.compact();
+      // The session the window shows (one reopened from the sidebar is opened now); the
+      // summary is asked of the provider as it is set now.
+      const config = await loadProviderConfig(deps.settings, deps.secrets);
+      ensureOpen();
+      const missing = missingProviderSetting(config);
+      if (missing) return { ok: false, message: missing };
+      const agent = await openAgent(config);
+      ensureOpen();
+      return agent.agent.compact();
     },
     async answerApproval(requestId, argsHash, answer) {
       const result = broker.answer(requestId, argsHash, answer, 'person');
       if (!result.ok) throw new Error(`Answer not accepted: ${result.message}.`);
+    },
+    async answerEdited(requestId, argsHash, edited) {
+      const result = broker.answerEdited(requestId, argsHash, edited);
+      if (!result.ok) throw new Error(`Edit not accepted: ${result.message}.`);
     },
     async previewAlwaysRule(requestId) {
       const rules = alwaysRules.get(requestId);
@@ -197,13 +264,49 @@ function createAgentRunController(
       return sessions.write(callId, data);
     },
     async revertCall(callId) {
-      if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return revertCallOutcome(await current.agent.revertCall(callId), workspace.folder);
+      const agent = await sessionAgent();
+      if (!agent) throw new Error('Nothing to revert: this session changed no files.');
+      return revertCallOutcome(await agent.revertCall(callId), workspace.folder);
     },
     async revertRun(runId) {
-      if (!current) throw new Error('Nothing to revert: no run of this window changed files.');
-      return revertRunOutcome(await current.agent.revertRun(runId), workspace.folder);
+      const agent = await sessionAgent();
+      if (!agent) throw new Error('Nothing to revert: this session changed no files.');
+      return revertRunOutcome(await agent.revertRun(runId), workspace.folder);
     },
+    async previewRevertRun(runId) {
+      const agent = await sessionAgent();
+      const root = agent ? agent.agent.folder : workspace.folder;
+      return (agent?.runChangedPaths(runId) ?? []).map((path) => relative(root, path) || '.');
+    },
+    async sessionChanges() {
+      const agent = await sessionAgent();
+      return agent ? agent.sessionChanges() : [];
+    },
+    async revertFiles(paths) {
+      const agent = await sessionAgent();
+      if (!agent) throw new Error('Nothing to revert: this session changed no files.');
+      const result = await agent.revertFiles(paths);
+      if (!result.ok) return { ok: false, message: result.reason, files: [] };
+      return {
+        ok: true,
+        message:
+          result.files.length === 0
+            ? 'These files were already as they were when the session started.'
+            : `Reverted: ${result.files.map((f) => `${f.action} ${f.path}`).join(', ')}`,
+        files: result.files,
+      };
+    },
+    currentSession() {
+      if (nextSession !== undefined)
+        return nextSession ? { id: nextSession, running: false } : null;
+      if (!current) return null;
+      return {
+        id: current.agent.agent.sessionId,
+        running: current.agent.agent.activeRunId !== undefined,
+      };
+    },
+    openSession: (sessionId) => switchSession(sessionId),
+    newSession: () => switchSession(null),
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -100,6 +100,9 @@ class RecordingController implements RunController {
   async answerApproval(requestId: string, argsHash: string) {
     this.calls.push(`answer:${requestId}:${argsHash}`);
   }
+  async answerEdited(requestId: string, argsHash: string) {
+    this.calls.push(`edited:${requestId}:${argsHash}`);
+  }
   async previewAlwaysRule(requestId: string) {
     this.calls.push(`preview:${requestId}`);
     return { rules: [], matched: 0, examples: [], summary: '', choices: [] };
@@ -115,6 +118,34 @@ class RecordingController implements RunController {
   async revertRun(runId: string) {
     this.calls.push(`revert-run:${runId}`);
     return { ok: true, message: 'restored', files: [] };
+  }
+  async previewRevertRun(runId: string) {
+    this.calls.push(`preview-revert-run:${runId}`);
+    return [];
+  }
+  async stopCall(callId: string) {
+    this.calls.push(`stop-call:${callId}`);
+    return false;
+  }
+  async sessionChanges() {
+    this.calls.push('changes');
+    return [];
+  }
+  async revertFiles(paths: readonly string[]) {
+    this.calls.push(`revert-files:${paths.join(',')}`);
+    return { ok: true, message: 'restored', files: [] };
+  }
+  session: string | null = null;
+  currentSession() {
+    return this.session ? { id: this.session, running: false } : null;
+  }
+  async openSession(sessionId: string) {
+    this.calls.push(`open-session:${sessionId}`);
+    this.session = sessionId;
+  }
+  async newSession() {
+    this.calls.push('new-session');
+    this.session = null;
   }
   onEvent(listener: (sessionId: string, event: RunEvent) => void) {
     this.listeners.add(listener);

@@ -16,6 +16,7 @@ import { createPermissionHandlers } from './permission-handlers';
 import { createRecentFolders } from './recent-folders';
 import type { RunControllerFactory } from './run-controller';
 import { createRunHandlers } from './run-handlers';
+import { createSessionHandlers } from './session-handlers';
 import { oneAtATime, type Confirm } from './setting-confirmation';
 import { createSettingsHandlers } from './settings-handlers';
 import { createWorkspaceHandlers } from './workspace-handlers';
@@ -136,6 +137,15 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     },
   });
 
+  const sessions = createSessionHandlers({
+    dataDir: deps.dataDir,
+    workspace: () => workspace,
+    runs,
+    onSessionChanged(changed) {
+      sessionId = changed;
+    },
+  });
+
   const mcp = createMcpHandlers({
     host: mcpHost,
     confirm: oneAtATime(deps.confirm),
@@ -149,15 +159,21 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
   return {
     handlers: {
       ...app,
+      ...sessions,
       ...openFolders,
       startRun: runs.startRun,
       stopRun: runs.stopRun,
+      stopCall: runs.stopCall,
       compactSession: runs.compactSession,
       answerApproval: runs.answerApproval,
+      answerEdited: runs.answerEdited,
       previewAlwaysRule: runs.previewAlwaysRule,
       sendTerminalInput: runs.sendTerminalInput,
       revertCall: runs.revertCall,
       revertRun: runs.revertRun,
+      previewRevertRun: runs.previewRevertRun,
+      sessionChanges: runs.sessionChanges,
+      revertFiles: runs.revertFiles,
       getSettings: settings.getSettings,
       setProviderSettings: settings.setProviderSettings,
       setApiKey: settings.setApiKey,

@@ -7,17 +7,34 @@ import type { RunEvent } from '../../shared/events';
 export type RunMethod =
   | 'startRun'
   | 'stopRun'
+  | 'stopCall'
   | 'compactSession'
   | 'answerApproval'
+  | 'answerEdited'
   | 'previewAlwaysRule'
   | 'sendTerminalInput'
   | 'revertCall'
-  | 'revertRun';
+  | 'revertRun'
+  | 'previewRevertRun'
+  | 'sessionChanges'
+  | 'revertFiles';
+
+/** The session a next task goes to, and whether a run of it is going. */
+export interface CurrentSession {
+  readonly id: string;
+  readonly running: boolean;
+}
 
 /** The run methods of the window's API, with the same signatures, served per open folder. */
 export interface RunController extends Pick<TandemApi, RunMethod> {
   /** Subscribe to run events; returns the unsubscribe function. */
   onEvent(listener: (sessionId: string, event: RunEvent) => void): () => void;
+  /** Null until a session was started or opened. */
+  currentSession(): CurrentSession | null;
+  /** The next task continues this session (refused while a run is going). */
+  openSession(sessionId: string): Promise<void>;
+  /** The next task starts a new session (refused while a run is going). */
+  newSession(): Promise<void>;
   /** Stops any run and releases resources (called when another folder is opened or on quit). */
   dispose?(): Promise<void> | void;
 }

@@ -13,6 +13,10 @@ import {
 export interface RunHandlers extends Pick<TandemHandlers, RunMethod> {
   /** The open folder changed: the old controller is disposed, a new one is made on demand. */
   workspaceChanged(workspace: WorkspaceInfo | null): Promise<void>;
+  /** The open folder's controller, made if needed; null when runs cannot be made (no factory). */
+  controller(): Promise<RunController | null>;
+  /** The controller if one exists already (never makes one). */
+  existing(): RunController | null;
   dispose(): Promise<void>;
 }
 
@@ -72,15 +76,24 @@ export function createRunHandlers(
   return {
     startRun: async (task) => (await controller()).startRun(task),
     stopRun: async (runId) => (await controller()).stopRun(runId),
+    // Only an existing controller can have a running command.
+    stopCall: async (callId) => (active ? active.controller.stopCall(callId) : false),
     compactSession: async () => (await controller()).compactSession(),
     answerApproval: async (requestId, argsHash, answer) =>
       (await controller()).answerApproval(requestId, argsHash, answer),
+    answerEdited: async (requestId, argsHash, edited) =>
+      (await controller()).answerEdited(requestId, argsHash, edited),
     previewAlwaysRule: async (requestId) => (await controller()).previewAlwaysRule(requestId),
     // Only an existing controller can have a running command; never make one for keystrokes.
     sendTerminalInput: async (callId, data) =>
       active ? active.controller.sendTerminalInput(callId, data) : false,
     revertCall: async (callId) => (await controller()).revertCall(callId),
     revertRun: async (runId) => (await controller()).revertRun(runId),
+    previewRevertRun: async (runId) => (await controller()).previewRevertRun(runId),
+    sessionChanges: async () => (factory && workspace ? (await controller()).sessionChanges() : []),
+    revertFiles: async (paths) => (await controller()).revertFiles(paths),
+    controller: async () => (factory && workspace ? controller() : null),
+    existing: () => active?.controller ?? null,
     async workspaceChanged(next) {
       // Same folder (reopened, or its mode changed): the run goes on; the gate reads the mode
       // at every call.

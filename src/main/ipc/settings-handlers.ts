@@ -118,6 +118,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
       );
       return {
         ok: result.ok,
+        ...(result.modelMissing ? { modelMissing: true } : {}),
         message: result.message,
         ...(result.models ? { models: [...result.models] } : {}),
       };

@@ -102,4 +102,36 @@ describe('ApprovalBroker', () => {
     );
     await expect(outcome).resolves.toMatchObject({ answer: { kind: 'allow-always' } });
   });
+
+  it('takes an edited answer once, for the shown hash, only when the check allows the edit', async () => {
+    const events: RunEvent[] = [];
+    const broker = new ApprovalBroker({ clock: () => 9 });
+    const { request, outcome } = broker.open(
+      input('c1'),
+      (e) => events.push(e),
+      (_answer, edited) =>
+        edited?.kind === 'content' ? 'only the command of shell can be edited' : null,
+    );
+    const wrongKind = broker.answerEdited(request.requestId, request.argsHash, {
+      kind: 'content',
+      content: 'x',
+    });
+    expect(wrongKind).toMatchObject({ ok: false, reason: 'invalid-answer' });
+    expect(
+      broker.answerEdited(request.requestId, 'other', { kind: 'command', command: 'ls' }),
+    ).toMatchObject({ ok: false, reason: 'args-mismatch' });
+    const edited = { kind: 'command', command: 'npm test -- --ci' } as const;
+    expect(broker.answerEdited(request.requestId, request.argsHash, edited)).toEqual({ ok: true });
+    await expect(outcome).resolves.toEqual({
+      answer: { kind: 'allow-once' },
+      by: 'person',
+      at: 9,
+      edited,
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'approval-resolved', edited });
+    expect(broker.answerEdited(request.requestId, request.argsHash, edited)).toMatchObject({
+      ok: false,
+      reason: 'already-answered',
+    });
+  });
 });

@@ -3,7 +3,7 @@
 // Nothing here ever resolves to "yes" on its own: stop, a closed window or no terminal deny.
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRequestFields, ApprovalResolvedBy, RunEvent } from '../../shared/events';
-import type { ApprovalAnswer } from '../../shared/tool-types';
+import type { ApprovalAnswer, EditedArgs } from '../../shared/tool-types';
 import type { Clock } from './grant-book';
 
 export type ApprovalRequestInput = ApprovalRequestFields;
@@ -20,6 +20,8 @@ export interface ApprovalOutcome {
   readonly answer: ApprovalAnswer;
   readonly by: AnsweredBy;
   readonly at: number;
+  /** Allowed once, as the person edited it (the gate judges the edited call before it runs). */
+  readonly edited?: EditedArgs;
 }
 
 export type AnswerRefusalReason =
@@ -36,8 +38,11 @@ export type AnswerResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: AnswerRefusalReason; readonly message: string };
 
-/** Why an answer cannot be taken for this request (a widening the card never offered), or null. */
-export type AnswerCheck = (answer: ApprovalAnswer) => string | null;
+/**
+ * Why an answer cannot be taken for this request (a widening the card never offered, an edit of
+ * a call that cannot be edited), or null.
+ */
+export type AnswerCheck = (answer: ApprovalAnswer, edited?: EditedArgs) => string | null;
 
 interface Waiting {
   readonly request: PendingApproval;
@@ -110,6 +115,29 @@ export class ApprovalBroker {
     return { ok: true };
   }
 
+  /**
+   * The person allowed the call once, as they edited it on the card. Taken only for a pending
+   * request, once, with the hash of what the card showed, and only for an edit its check allows.
+   */
+  answerEdited(requestId: string, argsHash: string, edited: EditedArgs): AnswerResult {
+    const waiting = this.waiting.get(requestId);
+    if (!waiting) {
+      return this.refuse(
+        requestId,
+        argsHash,
+        this.answered.has(requestId) ? 'already-answered' : 'unknown-request',
+      );
+    }
+    if (waiting.request.argsHash !== argsHash) {
+      return this.refuse(requestId, argsHash, 'args-mismatch');
+    }
+    const answer: ApprovalAnswer = { kind: 'allow-once' };
+    const problem = waiting.check(answer, edited);
+    if (problem !== null) return this.refuse(requestId, argsHash, 'invalid-answer', problem);
+    this.settle(waiting, answer, 'person', edited);
+    return { ok: true };
+  }
+
   /** Denies one pending request on the app's behalf (stop, closed window). */
   cancel(requestId: string, by: AnsweredBy): boolean {
     const waiting = this.waiting.get(requestId);
@@ -136,7 +164,12 @@ export class ApprovalBroker {
     return this.refused;
   }
 
-  private settle(waiting: Waiting, answer: ApprovalAnswer, by: AnsweredBy): void {
+  private settle(
+    waiting: Waiting,
+    answer: ApprovalAnswer,
+    by: AnsweredBy,
+    edited?: EditedArgs,
+  ): void {
     const { request } = waiting;
     this.waiting.delete(request.requestId);
     this.answered.add(request.requestId);
@@ -149,8 +182,9 @@ export class ApprovalBroker {
       answer,
       by,
       at,
+      ...(edited ? { edited } : {}),
     });
-    waiting.resolve({ answer, by, at });
+    waiting.resolve({ answer, by, at, ...(edited ? { edited } : {}) });
   }
 
   private refuse(

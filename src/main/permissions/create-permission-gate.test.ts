@@ -135,6 +135,7 @@ describe('createPermissionGate', () => {
         callId: expect.any(String),
         decision: 'run',
         reasons: ['every part is a read-only command'],
+        at: now,
       },
     ]);
     expect(asked).toHaveLength(0);

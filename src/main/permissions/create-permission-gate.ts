@@ -23,7 +23,8 @@ import { describeRule } from './permission-rule';
 import { decidePolicy, type PolicyDecision } from './policy';
 import type { PolicyDeps } from './policy-deps';
 import { withRule, type PermissionsStore } from './project-permissions-store';
-import { allowedAt } from './provenance';
+import { editProblem, withEdit } from './call-edit';
+import { allowedAt, editedAllowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
 import { safeJsonStringify } from '../../shared/safe-json';
 
@@ -49,7 +50,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const maxReasks = options.maxReasks ?? 3;
   const deps = options.deps ?? realPolicyDeps;
 
-  return async (request, emit, signal) => {
+  const gate: PermissionGate = async (request, emit, signal) => {
     const { tool, args, ctx } = request;
     const target: ToolTarget = tool.target ? tool.target(args as never, ctx) : { kind: 'none' };
     let stored;
@@ -64,11 +65,14 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         callId: request.callId,
         decision: 'refuse',
         reasons: [reason],
+        at: clock(),
       });
       return { kind: 'refuse', message: `${tool.name} was not run: ${reason}` };
     }
     const sandbox =
       typeof options.sandbox === 'function' ? await options.sandbox() : options.sandbox;
+    // The taint this judgement (and its card) saw; a call before this one may add it later.
+    const taintJudged = request.taintedBy;
     const decided = await decidePolicy(
       {
         toolName: tool.name,
@@ -80,20 +84,43 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         rules: stored.rules.map((r) => r.rule),
         grants: options.grants.active(ctx.folder, ctx.sessionId),
         sandbox,
-        ...(request.taintedBy !== undefined ? { taintedBy: request.taintedBy } : {}),
+        ...(taintJudged !== undefined ? { taintedBy: taintJudged } : {}),
         ...(tool.mcp ? { mcp: tool.mcp } : {}),
         ...(ctx.services.dataFolders ? { dataFolders: ctx.services.dataFolders } : {}),
       },
       deps,
     );
+    if (request.ready && decided.decision !== 'ask') {
+      // Nothing to show the person now: decide when it is this call's turn, on the state then
+      // (a call before it may have changed a file, the taint, or the rules).
+      if (!(await untilReady(request.ready, signal))) return stoppedVerdict('stop');
+      return gate(withoutReady(request), emit, signal);
+    }
     emit({
       type: 'permission-decided',
       runId: request.runId,
       callId: request.callId,
       decision: decided.decision,
       reasons: decided.reasons,
+      at: clock(),
     });
 
+    if (request.editOf && decided.decision === 'ask') {
+      // The person's own edit: it runs on the answer they gave, unless it needs more than the
+      // card they answered showed; then they are asked again, with what is new first.
+      const added = newReasons(decided.reasons, request.editOf.reasons);
+      if (added.length === 0) {
+        return {
+          kind: 'run',
+          provenance: editedAllowedAt(request.editOf.answeredAt),
+          permit: { basis: 'person', ...(decided.command ? { command: decided.command } : {}) },
+          args,
+        };
+      }
+      return askPerson(request, decided, target, sandbox, emit, signal, taintJudged, [
+        `you edited this call, and your version needs more than the card you answered: ${added.join('; ')}`,
+      ]);
+    }
     switch (decided.decision) {
       case 'run':
         // The shell narrows what it runs by the basis; a decision without one does not run.
@@ -109,13 +136,15 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
             basis: decided.basis,
             ...(decided.command ? { command: decided.command } : {}),
           },
+          ...(request.editOf ? { args } : {}),
         };
       case 'refuse':
         return { kind: 'refuse', message: decided.refusal ?? decided.reasons.join('; ') };
       case 'ask':
-        return askPerson(request, decided, target, sandbox, emit, signal);
+        return askPerson(request, decided, target, sandbox, emit, signal, taintJudged);
     }
   };
+  return gate;
 
   async function askPerson(
     request: GateRequest,
@@ -124,6 +153,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     sandbox: SandboxState,
     emit: (event: RunEvent) => void,
     signal: AbortSignal,
+    taintJudged: string | undefined,
+    /** Reasons shown before the policy's (an edit that needs more). */
+    lead: readonly string[] = [],
   ): Promise<GateVerdict> {
     const { tool, args, ctx } = request;
     const writePath =
@@ -136,7 +168,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         ...(writePath !== undefined ? { fileContent: await snapshotFile(writePath) } : {}),
       });
 
-    let reasons = decided.reasons;
+    let reasons = [...lead, ...decided.reasons];
     for (let round = 0; round <= maxReasks; round++) {
       if (signal.aborted) return stoppedVerdict('stop');
       // Fingerprint before the preview: a change in between can only cause one more question.
@@ -153,13 +185,17 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           preview,
           reasons,
           storable: decided.grantable.map(describeRule),
+          ...(tool.editable && request.revalidate ? { editable: tool.editable } : {}),
         },
         emit,
-        // A widening must be a prefix of the words this card offered, within the limits.
-        (answer) =>
-          answer.kind === 'allow-always' && answer.widen
+        // A widening must be a prefix of the words this card offered, within the limits; an
+        // edit must be of the part this tool lets the person edit, and fit the tool's schema.
+        (answer, edited) => {
+          if (edited) return editProblem(request, edited);
+          return answer.kind === 'allow-always' && answer.widen
             ? widenProblem(answer.widen, decided.grantable)
-            : null,
+            : null;
+        },
       );
       const onAbort = (): void => {
         options.broker.cancel(pending.requestId, 'stop');
@@ -181,6 +217,15 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       if (answered.answer.kind === 'deny' || answered.answer.kind === 'deny-with-note') {
         return deniedVerdict(answered);
       }
+      if (request.ready) {
+        // Shown early with the rest of its turn: it runs only after the calls before it, and
+        // what they changed is checked below (the fingerprint). Outside content they brought in
+        // is news the card did not show: then it is judged and asked afresh.
+        if (!(await untilReady(request.ready, signal))) return stoppedVerdict('stop');
+        if (request.taintedBy !== taintJudged) {
+          return gate(withoutReady(request), emit, signal);
+        }
+      }
       // The card showed one thing; run only that. A change between card and now asks again.
       if ((await fingerprint()) !== argsHash) {
         reasons = [
@@ -189,11 +234,31 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         ];
         continue;
       }
+      if (answered.edited) {
+        // What runs is the person's version, judged afresh as its own call (same call id).
+        const checked = request.revalidate?.(withEdit(args, answered.edited));
+        if (!checked?.ok) {
+          return {
+            kind: 'refuse',
+            message: `${tool.name} was not run: the person's edit did not fit the tool (${checked?.message ?? 'calls cannot be edited here'}).`,
+          };
+        }
+        return gate(
+          {
+            ...withoutReady(request),
+            args: checked.args,
+            editOf: { reasons: [...lead, ...decided.reasons], answeredAt: answered.at },
+          },
+          emit,
+          signal,
+        );
+      }
       await remember(answered.answer, decided, request);
       return {
         kind: 'run',
-        provenance: allowedAt(answered.at),
+        provenance: request.editOf ? editedAllowedAt(answered.at) : allowedAt(answered.at),
         permit: { basis: 'person', ...(decided.command ? { command: decided.command } : {}) },
+        ...(request.editOf ? { args } : {}),
       };
     }
     return {
@@ -237,6 +302,36 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       }
     }
   }
+}
+
+/**
+ * Reasons of an edited call that the answered card did not show. Reasons quote the command they
+ * are about (`touch a.txt`: not a known read-only command: touch); the quote is left out of the
+ * comparison, so `touch b.txt` needs nothing new while `rm -f keep.txt` does.
+ */
+export function newReasons(reasons: readonly string[], shown: readonly string[]): string[] {
+  const kind = (reason: string): string => reason.replace(/`[^`]*`/g, '`…`');
+  const seen = new Set(shown.map(kind));
+  return reasons.filter((reason) => !seen.has(kind(reason)));
+}
+
+/** Waits for `ready`; false when the run was stopped first. */
+async function untilReady(ready: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void ready.then(done, done);
+  });
+  return !signal.aborted;
+}
+
+function withoutReady(request: GateRequest): GateRequest {
+  const { ready: _ready, ...rest } = request;
+  return rest;
 }
 
 async function previewFor(

@@ -16,6 +16,10 @@ export function allowedAt(ms: number): string {
   return `you allowed it at ${clockTime(ms)}`;
 }
 
+export function editedAllowedAt(ms: number): string {
+  return `you edited it and allowed your version at ${clockTime(ms)}`;
+}
+
 export function ruleProvenance(rule: PermissionRule): string {
   return `this project's rule for ${describeRule(rule)}`;
 }

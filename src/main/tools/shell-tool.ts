@@ -101,6 +101,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
       ),
     }),
     effect: 'exec',
+    editable: 'command',
     // The tool enforces its own limit and kills the process tree; the registry's is a backstop.
     timeoutMs: (maxTimeout + 30) * 1000,
     target: (args) => ({ kind: 'command', command: args.command }),

@@ -113,6 +113,11 @@ export interface Tool<S extends TSchema = TSchema> {
   readonly effect: ToolEffect;
   /** Per-call time limit; the registry's default applies when absent. */
   readonly timeoutMs?: number;
+  /**
+   * Which argument the person may edit on the card before allowing the call: a command's text
+   * (`command`) or a write's content (`content`). Absent: the call is allowed or denied as asked.
+   */
+  readonly editable?: 'command' | 'content';
   /** Set for a tool an MCP server provides. */
   readonly mcp?: McpOrigin;
   /** What the call touches, for the policy. Absent means `{ kind: 'none' }`. */

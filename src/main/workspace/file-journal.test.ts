@@ -106,6 +106,10 @@ describe('FileJournal', () => {
     expect(turn).toEqual({
       ok: true,
       reverted: ['c3', 'c2', 'c1'],
+      files: [
+        { path: p('b.txt'), action: 'deleted' },
+        { path: p('a.txt'), action: 'restored' },
+      ],
       message: 'Reverted 3 call(s).',
     });
     expect(await read('a.txt')).toBe('v1');

@@ -14,7 +14,7 @@ import { JournalLog, loadJournalLog } from './journal-log';
 import type { CommandFile, JournalRecord } from './journal-record';
 import { applyRecord, type CallRecord, type JournalState } from './journal-state';
 import { reconcileJournal, type Interrupted } from './journal-reconcile';
-import { revertCall, type RevertResult } from './journal-revert';
+import { revertCall, type RevertResult, type RevertedFile } from './journal-revert';
 import { ObjectStore } from './object-store';
 import { writeFileVerified } from './verified-fs';
 
@@ -23,11 +23,19 @@ export type { CallRecord, PathRecord } from './journal-state';
 export type { Interrupted } from './journal-reconcile';
 
 export type RevertTurnResult =
-  | { readonly ok: true; readonly reverted: readonly string[]; readonly message: string }
+  | {
+      readonly ok: true;
+      readonly reverted: readonly string[];
+      /** Every file put back, once each (a file several calls changed: the oldest call's undo). */
+      readonly files: readonly RevertedFile[];
+      readonly message: string;
+    }
   | {
       readonly ok: false;
       /** Calls reverted before the failure (newest first). */
       readonly reverted: readonly string[];
+      /** What was put back before the failure (also by the failed call before it stopped). */
+      readonly files: readonly RevertedFile[];
       readonly failedCallId: string;
       readonly reason: string;
     };
@@ -260,16 +268,29 @@ export class FileJournal implements WriteJournal {
       .filter((id) => this.hasChanges(id))
       .sort((a, b) => (this.state.calls.get(b)?.seq ?? 0) - (this.state.calls.get(a)?.seq ?? 0));
     const reverted: string[] = [];
+    // The window tells the model which files were put back (revert-note.ts).
+    const files = new Map<string, RevertedFile>();
+    const add = (done: readonly RevertedFile[]): void => {
+      for (const file of done) {
+        files.delete(file.path);
+        files.set(file.path, file);
+      }
+    };
     for (const callId of ordered) {
       const result = await this.revert(callId);
-      if (!result.ok) return { ok: false, reverted, failedCallId: callId, reason: result.reason };
+      if (!result.ok) {
+        add(result.restored ?? []);
+        const put = [...files.values()];
+        return { ok: false, reverted, files: put, failedCallId: callId, reason: result.reason };
+      }
       reverted.push(callId);
+      add(result.files);
     }
     const message =
       reverted.length === 0
         ? 'Nothing to revert in this turn.'
         : `Reverted ${reverted.length} call(s).`;
-    return { ok: true, reverted, message };
+    return { ok: true, reverted, files: [...files.values()], message };
   }
 
   close(): void {

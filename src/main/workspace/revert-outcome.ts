@@ -23,7 +23,11 @@ export function revertCallOutcome(result: RevertResult, folder: string): RevertO
 }
 
 export function revertRunOutcome(result: RevertTurnResult, folder: string): RevertOutcome {
-  return result.ok
-    ? { ok: true, message: withinProject(result.message, folder), files: [] }
-    : { ok: false, message: withinProject(result.reason, folder), files: [] };
+  if (!result.ok) return { ok: false, message: withinProject(result.reason, folder), files: [] };
+  // The count as the message ("Reverted 2 call(s)."); the files for the window's trace line.
+  const files = result.files.map((f) => ({
+    path: relative(folder, f.path) || '.',
+    action: f.action,
+  }));
+  return { ok: true, message: withinProject(result.message, folder), files };
 }

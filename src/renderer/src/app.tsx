@@ -4,8 +4,10 @@ import { SessionView } from './components/session-view';
 import { SettingsView } from './components/settings-view';
 import { WelcomeView } from './components/welcome-view';
 import { useAppStore } from './stores/app-store';
+import { useChangesStore } from './stores/changes-store';
 import { useMcpStore } from './stores/mcp-store';
 import { useSessionStore } from './stores/session-store';
+import { useSessionsStore } from './stores/sessions-store';
 
 export function App(): React.JSX.Element {
   const workspace = useAppStore((s) => s.workspace);
@@ -16,11 +18,15 @@ export function App(): React.JSX.Element {
     return window.tandem.onEvent((event) => {
       switch (event.type) {
         case 'run-event':
-          useSessionStore.getState().apply(event.sessionId, event.event);
+          useSessionStore.getState().receive(event.sessionId, event.event);
           return;
         case 'workspace-changed': {
           const current = useAppStore.getState().workspace;
-          if (current?.folder !== event.workspace?.folder) useSessionStore.getState().reset();
+          if (current?.folder !== event.workspace?.folder) {
+            useSessionStore.getState().reset();
+            useSessionsStore.getState().clear();
+            useChangesStore.getState().clear();
+          }
           useAppStore.getState().setWorkspace(event.workspace);
           void useMcpStore.getState().load();
           return;

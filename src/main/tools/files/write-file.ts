@@ -21,6 +21,7 @@ export const writeFileTool = defineTool({
     'For a small change to an existing file prefer edit_file. The person sees the diff before it is written.',
   parameters,
   effect: 'write',
+  editable: 'content',
   target: (args, ctx) => pathTarget(ctx, args.path, 'write'),
   async preview(args, ctx) {
     const file = await guarded(ctx, args.path, 'write');

@@ -1,13 +1,11 @@
 // What an approval card shows about the call: why it asks (including "after reading https://…"
 // when untrusted content came in this turn) and exactly what would happen; and a one-line summary
-// for a card that was answered.
+// for a card that was answered. Reasons mark code with backticks: drawn as code, not as marks.
 import type { ToolPreview } from '../../../shared/tool-types';
 import { visibleText } from '../../../shared/visible-text';
-import type { TraceItem } from '../stores/trace-model';
+import type { ApprovalState } from '../stores/trace-model';
 import { ApprovalPreview } from './approval-preview';
-import { VisibleText } from './visible-text';
-
-type ApprovalItem = Extract<TraceItem, { kind: 'approval' }>;
+import { RuleText } from './rule-text';
 
 /** One line, with control and bidi characters shown as escapes. */
 export function previewSummary(preview: ToolPreview): string {
@@ -27,14 +25,14 @@ function summaryOf(preview: ToolPreview): string {
   }
 }
 
-export function ApprovalDetails({ approval }: { approval: ApprovalItem }): React.JSX.Element {
+export function ApprovalDetails({ approval }: { approval: ApprovalState }): React.JSX.Element {
   return (
     <>
       {approval.reasons.length > 0 && (
         <ul className="approval-reasons" aria-label="Why it asks">
           {approval.reasons.map((r, i) => (
             <li key={i} className={/after reading|untrusted/i.test(r) ? 'taint' : undefined}>
-              <VisibleText text={r} layout="inline" />
+              <RuleText text={r} />
             </li>
           ))}
         </ul>

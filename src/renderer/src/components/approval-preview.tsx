@@ -1,4 +1,5 @@
 import type { ToolPreview } from '../../../shared/tool-types';
+import { DiffView } from './diff-view';
 import { VisibleText } from './visible-text';
 
 /**
@@ -18,14 +19,7 @@ export function ApprovalPreview({ preview }: { preview: ToolPreview }): React.JS
             </code>
             : {preview.summary}
           </p>
-          <pre className="diff">
-            {preview.diff.split('\n').map((line, i) => (
-              <span key={i} className={diffLineClass(line)}>
-                <VisibleText text={line} layout="lines" />
-                {'\n'}
-              </span>
-            ))}
-          </pre>
+          <DiffView diff={preview.diff} fallbackName={preview.path} />
         </div>
       );
     case 'command':
@@ -87,12 +81,4 @@ export function ApprovalPreview({ preview }: { preview: ToolPreview }): React.JS
         </div>
       );
   }
-}
-
-export function diffLineClass(line: string): string {
-  if (line.startsWith('+++') || line.startsWith('---')) return 'diff-file';
-  if (line.startsWith('+')) return 'diff-add';
-  if (line.startsWith('-')) return 'diff-del';
-  if (line.startsWith('@@')) return 'diff-hunk';
-  return '';
 }

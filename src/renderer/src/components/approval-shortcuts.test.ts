@@ -62,6 +62,24 @@ describe('approval card shortcuts', () => {
       null,
     ],
     ['keys while writing a note', key('y'), 'note', null],
+    [
+      'y in the task box is text, even while it is empty',
+      key('y', { target: { tagName: 'TEXTAREA', dataset: { composer: 'empty' } } }),
+      'choose',
+      null,
+    ],
+    [
+      'Shift+Y allows the whole stack',
+      key('Y', { shiftKey: true }),
+      'choose',
+      { kind: 'all', allow: true },
+    ],
+    [
+      'Shift+N denies the whole stack',
+      key('N', { shiftKey: true }),
+      'choose',
+      { kind: 'all', allow: false },
+    ],
   ])('%s', (_name, event, step, expected) => {
     expect(shortcutFor(event, step)).toEqual(expected);
   });

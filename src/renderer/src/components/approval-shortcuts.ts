@@ -1,7 +1,10 @@
 // Which keys answer the active approval card. A pure function, so what is ignored (held keys,
 // typing in a field, an input method composing, shortcuts of other parts) is tested under Node.
+// Keys typed into a field are text, the task box included: after sending, the waiting card takes
+// the focus (approval-panel.tsx), so its keys work without the task box swallowing them.
 
-export type Choice = 'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'deny' | 'note';
+export type Choice =
+  'allow-once' | 'allow-session' | 'allow-for' | 'always' | 'edit' | 'deny' | 'note';
 
 /** The key that answers the first pending card with each choice (shown on its button). */
 export const SHORTCUT_KEYS: Readonly<Record<Choice, string>> = {
@@ -9,6 +12,7 @@ export const SHORTCUT_KEYS: Readonly<Record<Choice, string>> = {
   'allow-session': 's',
   'allow-for': 'm',
   always: 'a',
+  edit: 'e',
   deny: 'n',
   note: 'd',
 };
@@ -25,18 +29,22 @@ export interface ShortcutKeyEvent {
   readonly ctrlKey: boolean;
   readonly metaKey: boolean;
   readonly altKey: boolean;
+  /** Shift+Y / Shift+N answer every card of a stack at once. */
+  readonly shiftKey?: boolean;
   /** The focused element (an EventTarget); only its tag and editability are read. */
   readonly target: object | null;
 }
 
 export type ShortcutAction =
   | { readonly kind: 'choose'; readonly choice: Choice }
+  /** Shift+Y or Shift+N: allow or deny every card of the stack (the one card when alone). */
+  | { readonly kind: 'all'; readonly allow: boolean }
   /** Enter on the "Always allow" confirmation. */
   | { readonly kind: 'confirm-always' }
   /** Escape on the "Always allow" confirmation. */
   | { readonly kind: 'back' };
 
-export type CardStep = 'choose' | 'note' | 'always';
+export type CardStep = 'choose' | 'note' | 'always' | 'edit';
 
 const FIELDS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 
@@ -52,9 +60,14 @@ export function shortcutFor(event: ShortcutKeyEvent, step: CardStep): ShortcutAc
       if (event.key === 'Enter') return { kind: 'confirm-always' };
       return null;
     case 'note':
+    case 'edit':
       return null;
     case 'choose': {
-      const choice = SHORTCUTS.get(event.key.toLowerCase());
+      const lower = event.key.toLowerCase();
+      if (event.shiftKey === true && (lower === 'y' || lower === 'n')) {
+        return { kind: 'all', allow: lower === 'y' };
+      }
+      const choice = SHORTCUTS.get(lower);
       return choice ? { kind: 'choose', choice } : null;
     }
   }

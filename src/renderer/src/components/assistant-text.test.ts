@@ -1,4 +1,6 @@
-// Issue 11 item 8: what the agent's markdown may turn into, rendered to HTML under Node with
+// The agent's markdown as the window draws it (server-rendered, so under Node). Issue 13: GitHub
+// tables and task lists, highlighted code with its language and a Copy button. Issue 11 item 8:
+// what the agent's markdown may turn into, rendered to HTML under Node with
 // React's server renderer. No image loads from an answer; a link is a link only to an absolute
 // http(s) URL; anything else is text; a link whose words name another address shows the real one.
 import { createElement } from 'react';
@@ -122,5 +124,39 @@ describe('isWebUrl / linkView', () => {
   it('a missing target is text without an address', () => {
     expect(linkView(undefined, 'x')).toEqual({ kind: 'text', target: undefined });
     expect(linkView('', 'x')).toEqual({ kind: 'text', target: undefined });
+  });
+});
+
+describe('AssistantText: GitHub markdown and code', () => {
+  it('draws GitHub tables and task lists', () => {
+    const markup = html('| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] open\n');
+    expect(markup).toContain('<table><thead><tr><th>a</th><th>b</th></tr></thead>');
+    expect(markup).toContain('<td>1</td><td>2</td>');
+    expect(markup).toContain('<input type="checkbox" disabled="" checked=""/> done');
+    expect(markup).toContain('class="contains-task-list"');
+  });
+
+  it('highlights a fenced block of a known language and names it, with a Copy button', () => {
+    const markup = html('```ts\nconst answer: number = 42;\n```');
+    expect(markup).toContain('<span class="code-language">ts</span>');
+    expect(markup).toContain(
+      '<code class="hljs language-ts"><span class="hljs-keyword">const</span>',
+    );
+    expect(markup).toContain('<span class="hljs-number">42</span>');
+    expect(markup).toContain('>Copy</button>');
+  });
+
+  it('shows an unknown language plain, escaped', () => {
+    const markup = html('```brainfog\n<b>x</b>\n```');
+    expect(markup).toContain('<code>&lt;b&gt;x&lt;/b&gt;</code>');
+  });
+
+  it.each([
+    ['a script tag', '<script>alert(1)</script>hi'],
+    ['an image with onerror', '<img src=x onerror="alert(1)">'],
+    ['a javascript: link', '[click](javascript:alert(1))'],
+  ])('drops %s', (_name, text) => {
+    const markup = html(text);
+    expect(markup).not.toMatch(/<script|onerror|javascript:/i);
   });
 });

@@ -7,7 +7,9 @@ export function ConnectionTest(): React.JSX.Element {
       <button
         type="button"
         className="button primary"
-        disabled={busy !== null}
+        // Not disabled by a save in flight: the blur of the model field starts one on mouse
+        // down, and a button disabled then would swallow the click. The test saves first anyway.
+        disabled={busy === 'testing'}
         onClick={() => void testConnection()}
       >
         {busy === 'testing' ? 'Testing…' : 'Test connection'}
@@ -16,7 +18,8 @@ export function ConnectionTest(): React.JSX.Element {
         <p className={`test-result ${test.ok ? 'ok' : 'failed'}`} aria-live="polite">
           <span className={`dot ${test.ok ? 'ok' : 'warn'}`} aria-hidden="true" />
           <span>
-            <strong>{test.ok ? 'OK' : 'Failed'}:</strong> {test.message}
+            <strong>{test.ok ? 'OK' : test.modelMissing ? 'Model not listed' : 'Failed'}:</strong>{' '}
+            {test.message}
           </span>
         </p>
       )}

@@ -34,17 +34,14 @@ export function McpStatusItem(): React.JSX.Element | null {
     })
     .join('\n');
   return (
-    <>
-      <span className="sep" />
-      <button
-        type="button"
-        className={`mcp-status-item${failed > 0 ? ' warn-text' : ''}`}
-        title={title}
-        aria-label={`MCP servers: ${parts.join(', ')}`}
-        onClick={openSettings}
-      >
-        MCP: {parts.join(' · ')}
-      </button>
-    </>
+    <button
+      type="button"
+      className={`status-item mcp-status-item${failed > 0 ? ' warn-text' : ''}`}
+      title={title}
+      aria-label={`MCP servers: ${parts.join(', ')}`}
+      onClick={openSettings}
+    >
+      MCP: {parts.join(' · ')}
+    </button>
   );
 }

@@ -22,7 +22,8 @@ export function ModelPicker({ onCommit }: { onCommit: () => void }): React.JSX.E
         <button
           type="button"
           className="button"
-          disabled={busy !== null || form.baseUrl.trim() === ''}
+          // A save in flight (the field's blur) must not swallow this click; loading saves first.
+          disabled={busy === 'models' || form.baseUrl.trim() === ''}
           onClick={() => void loadModels()}
         >
           {busy === 'models' ? 'Loading…' : 'Load models'}

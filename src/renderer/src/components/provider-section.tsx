@@ -73,6 +73,16 @@ function ProviderForm(): React.JSX.Element {
             onBlur={() => dirty && void save()}
           />
         </label>
+      </form>
+      {/* The key comes before the model: listing the models needs it. */}
+      <ApiKeyField />
+      <form
+        className="settings-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
         <ModelPicker onCommit={() => dirty && void save()} />
         <div className="settings-actions">
           <button type="submit" className="button" disabled={!dirty || busy !== null}>
@@ -81,7 +91,6 @@ function ProviderForm(): React.JSX.Element {
         </div>
       </form>
       {error && <ErrorBanner message={error} onDismiss={dismissError} />}
-      <ApiKeyField />
       <ConnectionTest />
       <TimeoutFields />
       <ModelSettingsFields />

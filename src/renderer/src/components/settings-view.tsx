@@ -1,11 +1,44 @@
-import type { WorkspaceInfo } from '../../../shared/api';
+// Settings: one card per section, listed in SETTINGS_SECTIONS, so another section (MCP servers,
+// say) slots in without touching the others.
 import { useEffect } from 'react';
+import type { WorkspaceInfo } from '../../../shared/api';
 import { useAppStore } from '../stores/app-store';
 import { useSettingsStore } from '../stores/settings-store';
+import { AppearanceSection } from './appearance-section';
 import { LogoMark } from './logo-mark';
 import { McpSection } from './mcp-section';
 import { PermissionsSection } from './permissions-section';
 import { ProviderSection } from './provider-section';
+
+export interface SettingsSectionProps {
+  readonly workspace: WorkspaceInfo | null;
+}
+
+type SettingsSection = (props: SettingsSectionProps) => React.JSX.Element | null;
+
+function ProjectPermissions({ workspace }: SettingsSectionProps): React.JSX.Element {
+  if (workspace) return <PermissionsSection workspace={workspace} />;
+  return (
+    <section className="settings-card" aria-labelledby="permissions-title">
+      <h2 id="permissions-title">Permissions</h2>
+      <p className="muted">
+        Modes, rules and grants belong to a project: open a folder to see and change them.
+      </p>
+    </section>
+  );
+}
+
+function McpServers({ workspace }: SettingsSectionProps): React.JSX.Element {
+  return <McpSection hasProject={workspace !== null} />;
+}
+
+/** In order, top to bottom. */
+export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+  ProviderSection,
+  ProjectPermissions,
+  McpServers,
+  AppearanceSection,
+];
 
 export function SettingsView({
   workspace,
@@ -42,18 +75,9 @@ export function SettingsView({
         </button>
       </header>
       <main className="settings-body">
-        <ProviderSection />
-        {workspace ? (
-          <PermissionsSection workspace={workspace} />
-        ) : (
-          <section className="settings-card" aria-labelledby="permissions-title">
-            <h2 id="permissions-title">Permissions</h2>
-            <p className="muted">
-              Modes, rules and grants belong to a project: open a folder to see and change them.
-            </p>
-          </section>
-        )}
-        <McpSection hasProject={workspace !== null} />
+        {SETTINGS_SECTIONS.map((Section, i) => (
+          <Section key={i} workspace={workspace} />
+        ))}
       </main>
     </div>
   );

@@ -25,8 +25,14 @@ export function ShellTerminal(props: {
   output: string;
   outputTotal: number;
   running: boolean;
+  /** The person typed into the running command. */
+  onInput?: () => void;
 }): React.JSX.Element {
   const { callId, output, outputTotal, running } = props;
+  const onInput = useRef(props.onInput);
+  useEffect(() => {
+    onInput.current = props.onInput;
+  });
   const host = useRef<HTMLDivElement>(null);
   const live = useRef<Live | null>(null);
   const runningNow = useRef(running);
@@ -52,6 +58,7 @@ export function ShellTerminal(props: {
     live.current = state;
     const typing = terminal.onData((data) => {
       if (!runningNow.current) return;
+      onInput.current?.();
       void sendInput(callId, data).then((delivered) =>
         setInputNote(
           delivered ? null : 'The command is no longer running; that input was not sent.',

@@ -15,6 +15,10 @@ export function TaskComposer(): React.JSX.Element {
     if (await startRun(text)) setTask('');
   }
 
+  const placeholder = running
+    ? 'The agent is working. Write the next task here; it can be sent when this run ends.'
+    : 'Describe a task for the agent… (Enter to send, Shift+Enter for a new line)';
+
   return (
     <form
       className="composer"
@@ -24,8 +28,10 @@ export function TaskComposer(): React.JSX.Element {
       }}
     >
       <textarea
+        // Empty, the box lets the waiting card's keys through (approval-shortcuts.ts).
+        data-composer={task === '' ? 'empty' : 'typing'}
         aria-label="Task"
-        placeholder="Describe a task for the agent… (Enter to send, Shift+Enter for a new line)"
+        placeholder={placeholder}
         value={task}
         rows={3}
         onChange={(event) => setTask(event.target.value)}
@@ -33,6 +39,14 @@ export function TaskComposer(): React.JSX.Element {
           if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
             event.preventDefault();
             void send();
+          }
+          // Escape hands the keys back to a waiting card (the text stays).
+          if (event.key === 'Escape') {
+            const card = document.querySelector<HTMLElement>('.approval-panel.pending.active');
+            if (card) {
+              event.preventDefault();
+              card.focus({ preventScroll: true });
+            }
           }
         }}
       />

@@ -10,6 +10,8 @@ export function TerminalSlot(props: {
   output: string;
   outputTotal: number;
   running: boolean;
+  /** The person typed into the running command. */
+  onInput?: () => void;
 }): React.JSX.Element {
   const slot = useRef<HTMLDivElement>(null);
   const near = useNearViewport(slot, '.trace');

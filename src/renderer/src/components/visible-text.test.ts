@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ToolPreview } from '../../../shared/tool-types';
-import type { TraceItem } from '../stores/trace-model';
+import type { ApprovalState, ToolItem } from '../stores/trace-model';
 import { ApprovalDetails, previewSummary } from './approval-details';
 import { ApprovalPreview } from './approval-preview';
 import { ToolCallCard } from './tool-call-card';
@@ -84,11 +84,9 @@ describe('the approval card', () => {
   ];
 
   it.each(previews)('a %s preview shows escapes, never the raw characters', (kind, preview) => {
-    const approval: Extract<TraceItem, { kind: 'approval' }> = {
-      kind: 'approval',
-      id: 'q',
-      runId: 'r',
-      callId: 'c',
+    const approval: ApprovalState = {
+      requestId: 'q',
+      at: 0,
       name: 'shell',
       args: {},
       argsHash: 'h',
@@ -131,20 +129,23 @@ describe('the approval card', () => {
 
 describe('the tool call card', () => {
   it('shows name, arguments, output and provenance with escapes', () => {
-    const tool: Extract<TraceItem, { kind: 'tool' }> = {
+    const tool: ToolItem = {
       kind: 'tool',
       id: 'c',
+      callId: 'c',
       runId: 'r',
       name: `read_file${ESC}[8m`,
       args: { path: HOSTILE },
-      effect: 'read',
+      // A write that ran without a card: its reason to run is news, so it is shown.
+      effect: 'write',
       status: 'done',
+      startedAt: 0,
       output: '',
       outputTotal: 0,
       result: `${ESC}[31mred${ESC}[0m then ${ESC}]52;c;eA==${ESC}\\ and \u202e`,
       provenance: `rule \`${HOSTILE}\` of this project`,
     };
-    const html = render(createElement(ToolCallCard, { tool }));
+    const html = render(createElement(ToolCallCard, { tool, queue: null }));
     expect(html).not.toMatch(RAW);
     expect(html).toContain('read_file<span class="escape"');
     expect(html).toContain(`path: ${HOSTILE.slice(0, 10)}`);
@@ -152,6 +153,7 @@ describe('the tool call card', () => {
     expect(html).toContain(
       'red then <span class="escape" title="Hidden character U+001B">\\x1b</span>]52;c;eA==',
     );
-    expect(html).toContain(`Ran because: rule \`${SHOWN_INLINE}`);
+    // The reason marks code with backticks: drawn as code, escapes inside.
+    expect(html).toContain(`Ran because: <span class="rule-text">rule <code>${SHOWN_INLINE}`);
   });
 });

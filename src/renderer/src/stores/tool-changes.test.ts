@@ -5,14 +5,14 @@ import {
   type ChangeReport,
   type FileChangeReport,
 } from '../../../shared/change-report';
-import type { TraceItem } from './trace-model';
+import type { ToolItem } from './trace-model';
 import { canRevert, commandText } from './tool-changes';
-
-type ToolItem = Extract<TraceItem, { kind: 'tool' }>;
 
 const tool = (over: Partial<ToolItem>): ToolItem => ({
   kind: 'tool',
+  startedAt: 0,
   id: 'c1',
+  callId: 'c1',
   runId: 'r1',
   name: 'shell',
   args: {},

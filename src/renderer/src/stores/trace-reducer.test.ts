@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../shared/events';
 import { EMPTY_TRACE, type TraceState } from './trace-model';
-import { MAX_TOOL_OUTPUT, applyRunEvent } from './trace-reducer';
+import { MAX_TOOL_OUTPUT, applyRunEvent, applyRunEvents } from './trace-reducer';
 
 const run = 'run-1';
 const fold = (events: RunEvent[], from: TraceState = EMPTY_TRACE): TraceState =>
@@ -135,6 +135,31 @@ describe('applyRunEvent', () => {
     expect(state.items.find((i) => i.kind === 'tool')).toMatchObject({ status });
   });
 
+  it('keeps one card per call: the approval, its answer and the result are one item', () => {
+    const state = fold([
+      started,
+      toolStarted,
+      approval,
+      {
+        type: 'approval-resolved',
+        runId: run,
+        requestId: 'q1',
+        callId: 'c1',
+        answer: { kind: 'allow-once' },
+        by: 'person',
+        at: 40,
+      },
+      { type: 'tool-result', runId: run, callId: 'c1', ok: true, output: 'ok', durationMs: 5 },
+    ]);
+    expect(state.items.map((i) => i.kind)).toEqual(['task', 'tool']);
+    expect(state.items[1]).toMatchObject({
+      status: 'done',
+      runningSince: 40,
+      durationMs: 5,
+      approval: { requestId: 'q1', answer: { kind: 'allow-once' }, by: 'person', answeredAt: 40 },
+    });
+  });
+
   it('records the answer on the approval card', () => {
     const state = fold([
       started,
@@ -150,9 +175,9 @@ describe('applyRunEvent', () => {
         at: 4,
       },
     ]);
-    expect(state.items.find((i) => i.kind === 'approval')).toMatchObject({
-      answer: { kind: 'deny' },
-      by: 'stop',
+    expect(state.items.find((i) => i.kind === 'tool')).toMatchObject({
+      status: 'refused',
+      approval: { answer: { kind: 'deny' }, by: 'stop' },
     });
   });
 
@@ -262,12 +287,153 @@ describe('applyRunEvent', () => {
     expect(state.session).toEqual(session);
   });
 
-  it('shows provider errors, marking retries', () => {
+  it('shows one notice per failure: retries replace each other and the error is not repeated', () => {
+    const retrying = (attempt: number): RunEvent => ({
+      type: 'error',
+      runId: run,
+      message: `Tandem could not reach http://127.0.0.1:9/v1: connection refused. Retrying in 0.5 s (attempt ${attempt}).`,
+      retrying: true,
+      fault: 'unreachable',
+    });
+    const during = fold([started, retrying(2), retrying(3)]);
+    expect(during.items.filter((i) => i.kind === 'notice')).toEqual([
+      expect.objectContaining({ tone: 'warning', text: expect.stringContaining('(attempt 3)') }),
+    ]);
+    const message =
+      'Tandem could not reach http://127.0.0.1:9/v1: connection refused (after 4 attempts).';
+    const state = fold(
+      [
+        retrying(4),
+        { type: 'error', runId: run, message, retrying: false, fault: 'unreachable' },
+        { type: 'run-finished', runId: run, reason: 'error', message },
+      ],
+      during,
+    );
+    expect(state.items.filter((i) => i.kind === 'notice')).toEqual([
+      {
+        kind: 'notice',
+        id: `error-${run}`,
+        runId: run,
+        tone: 'error',
+        text: message,
+        fault: 'unreachable',
+        task: 'fix it',
+      },
+    ]);
+  });
+
+  it('writes an old lowercase message as a sentence', () => {
     const state = fold([
       started,
-      { type: 'error', runId: run, message: 'HTTP 429.', retrying: true },
+      {
+        type: 'run-finished',
+        runId: run,
+        reason: 'error',
+        message: 'the provider answered HTTP 401',
+      },
     ]);
-    expect(state.items.at(-1)).toMatchObject({ tone: 'warning', text: 'HTTP 429. Retrying…' });
+    expect(state.items.at(-1)).toMatchObject({ text: 'The provider answered HTTP 401.' });
+  });
+
+  it('a stopped call says stopped, and a denied one stays not run', () => {
+    const stopped = fold([
+      started,
+      toolStarted,
+      {
+        type: 'tool-result',
+        runId: run,
+        callId: 'c1',
+        ok: false,
+        output: 'x',
+        durationMs: 9,
+        stopped: true,
+      },
+    ]);
+    expect(stopped.items[1]).toMatchObject({ status: 'stopped' });
+    const denied = fold([
+      started,
+      toolStarted,
+      approval,
+      {
+        type: 'approval-resolved',
+        runId: run,
+        requestId: 'q1',
+        callId: 'c1',
+        answer: { kind: 'deny' },
+        by: 'person',
+        at: 4,
+      },
+      {
+        type: 'tool-result',
+        runId: run,
+        callId: 'c1',
+        ok: false,
+        output: 'Denied',
+        durationMs: 0,
+        stopped: true,
+      },
+    ]);
+    expect(denied.items[1]).toMatchObject({ status: 'refused' });
+  });
+
+  it('marks a reverted call and adds a line saying what was put back', () => {
+    const state = fold([
+      started,
+      { ...toolStarted, name: 'edit_file', args: { path: 'src/sum.js' }, effect: 'write' },
+      { type: 'tool-result', runId: run, callId: 'c1', ok: true, output: 'Edited', durationMs: 1 },
+      {
+        type: 'files-reverted',
+        runId: run,
+        scope: { kind: 'call', callId: 'c1' },
+        files: [{ path: 'src/sum.js', action: 'restored' }],
+        at: 9,
+      },
+    ]);
+    expect(state.items[1]).toMatchObject({ reverted: true });
+    expect(state.items.at(-1)).toMatchObject({
+      kind: 'reverted',
+      what: 'the edit of src/sum.js',
+      files: [{ path: 'src/sum.js', action: 'restored' }],
+    });
+  });
+
+  it('gives a repeated call id its own card, and later events go to the newest', () => {
+    const state = fold([
+      started,
+      toolStarted,
+      { type: 'tool-result', runId: run, callId: 'c1', ok: true, output: 'first', durationMs: 1 },
+      toolStarted,
+      { type: 'tool-output', runId: run, callId: 'c1', chunk: 'second' },
+    ]);
+    const tools = state.items.filter((i) => i.kind === 'tool');
+    expect(tools.map((t) => [t.id, t.callId, t.result, t.output])).toEqual([
+      ['c1', 'c1', 'first', ''],
+      ['c1~2', 'c1', undefined, 'second'],
+    ]);
+  });
+
+  it('folds a batch of events to the same trace as one at a time', () => {
+    const events: RunEvent[] = [started, { type: 'assistant-delta', runId: run, text: 'Hi ' }];
+    for (let i = 0; i < 30; i++) {
+      const callId = `c${i}`;
+      events.push(
+        { ...toolStarted, callId, at: i },
+        { type: 'tool-output', runId: run, callId, chunk: `out ${i}\n` },
+        {
+          type: 'tool-result',
+          runId: run,
+          callId,
+          ok: i % 3 !== 0,
+          output: `r${i}`,
+          durationMs: i,
+        },
+      );
+    }
+    events.push({ type: 'error', runId: run, message: 'busy', retrying: true });
+    events.push({ type: 'run-finished', runId: run, reason: 'done' });
+    expect(applyRunEvents(EMPTY_TRACE, events, 7)).toEqual(
+      events.reduce((state, event) => applyRunEvent(state, event, 7), EMPTY_TRACE),
+    );
   });
 });
 
