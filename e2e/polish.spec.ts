@@ -88,9 +88,15 @@ describe('the status bar', () => {
     expect(text).toContain(
       sandbox.available ? `Sandbox: ${sandbox.kind}` : 'Commands are not sandboxed',
     );
-    // The last request's tokens (the model's window is not known, so no share of it).
-    expect(text).toContain('Context 3,200');
-    expect(text).toContain('3,200 tokens used');
+    // How much of the model's window the last request took, as Tandem counted it (a model it
+    // does not know gets a cautious 32k window), the session's tokens, and Compact.
+    // At 900 px the window's size is left out of the figure; its label keeps all of it.
+    expect(text).toMatch(/Context: [\d,]+ \(\d+ %\)/);
+    expect(await status.locator('.context-use').getAttribute('aria-label')).toMatch(
+      /^Context: [\d,]+ of 32,768 tokens \(\d+ %\)$/,
+    );
+    expect(text).toMatch(/\n[\d,]+ tokens$/);
+    expect(await status.getByRole('button', { name: 'Compact' }).isEnabled()).toBe(true);
     const mode = status.getByRole('combobox', { name: 'Mode' });
     expect(await mode.inputValue()).toBe('ask');
     // Every item is whole in the bar at 900 px: nothing cut off or pushed out.

@@ -2,7 +2,6 @@
 // server count, say) slots in without touching the others. Items left of the spacer describe the
 // run and its safety; items right of it its cost.
 import type { WorkspaceInfo } from '../../../shared/api';
-import { contextPercent } from '../../../shared/usage-text';
 import { useAppStore } from '../stores/app-store';
 import { useSessionStore } from '../stores/session-store';
 import { McpStatusItem } from './mcp-status-item';
@@ -54,16 +53,24 @@ function Sandbox(): React.JSX.Element {
   );
 }
 
+/** How full the model's window is, with Compact beside it (it acts on that figure). */
 function Context(): React.JSX.Element {
   const context = useSessionStore((s) => s.context);
+  const running = useSessionStore((s) => s.activeRunId !== null);
+  const compacting = useSessionStore((s) => s.compacting);
+  const compact = useSessionStore((s) => s.compact);
   return (
     <span className="status-item">
       <ContextFigure context={context} />
-      {context && (
-        <span className="context-meter" aria-hidden="true">
-          <span style={{ width: `${Math.min(100, contextPercent(context))}%` }} />
-        </span>
-      )}
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => void compact()}
+        disabled={running || compacting}
+        title="Summarise the older part of this session, so later requests carry less"
+      >
+        {compacting ? 'Compacting…' : 'Compact'}
+      </button>
     </span>
   );
 }
@@ -79,25 +86,6 @@ function Tokens(): React.JSX.Element {
   );
 }
 
-function Compact(): React.JSX.Element {
-  const running = useSessionStore((s) => s.activeRunId !== null);
-  const compacting = useSessionStore((s) => s.compacting);
-  const compact = useSessionStore((s) => s.compact);
-  return (
-    <span className="status-item">
-      <button
-        type="button"
-        className="link-button"
-        onClick={() => void compact()}
-        disabled={running || compacting}
-        title="Summarise the older part of this session, so later requests carry less"
-      >
-        {compacting ? 'Compacting…' : 'Compact'}
-      </button>
-    </span>
-  );
-}
-
 /** Left of the spacer, in order. */
 export const STATUS_ITEMS: readonly StatusItem[] = [
   RunState,
@@ -107,7 +95,7 @@ export const STATUS_ITEMS: readonly StatusItem[] = [
   McpStatusItem,
 ];
 /** Right of the spacer, in order. */
-export const STATUS_ITEMS_END: readonly StatusItem[] = [Context, Tokens, Compact];
+export const STATUS_ITEMS_END: readonly StatusItem[] = [Context, Tokens];
 
 export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
   return (

@@ -22,7 +22,10 @@ export function ContextFigure({ context }: { context: ContextUse | null }): Reac
       title={describeContextSource(context)}
       aria-label={`Context: ${describeContextUse(context)}`}
     >
-      Context: {describeContextUse(context)}
+      {/* In a narrow bar the window's size goes (it stays in the label and the tooltip). */}
+      Context: {context.tokens.toLocaleString('en-US')}
+      <span className="wide-only"> of {context.windowTokens.toLocaleString('en-US')} tokens</span>
+      {` (${percent} %)`}
     </span>
   );
 }
