@@ -12,6 +12,7 @@ import { absolutePath, withoutSecrets } from '../shell/command-env';
 import type { ProjectAccess } from '../shell/sandbox-launcher';
 import { prepareSandbox } from '../shell/sandbox-wrap';
 import { serverCwd, type McpServerSpec } from './mcp-config';
+import { programFolders } from './program-folders';
 
 /** The only variables a server gets from Tandem's own environment. */
 export const INHERITED_VARIABLES: readonly string[] = ['PATH', 'HOME', 'LANG'];
@@ -96,6 +97,7 @@ export async function planStdioLaunch(input: StdioLaunchInput): Promise<StdioLau
   const cwd = serverCwd(spec, folder);
   const env = serverEnvironment(spec, input.baseEnv ?? process.env, input.secrets);
   const home = input.home ?? homedir();
+  const shown = programFolders([spec.command, ...spec.args.slice(0, 1)], [home, '/tmp']);
   const prepared = await prepareSandbox(sandbox, {
     folder,
     home: home && existsSync(home) ? home : '',
@@ -106,6 +108,7 @@ export async function planStdioLaunch(input: StdioLaunchInput): Promise<StdioLau
     // The session bus and `systemd-run --user` would run anything outside the sandbox, and no
     // one approves what a server runs: write access to the project does not bring /run back.
     hostSockets: 'hidden',
+    ...(shown.length > 0 ? { programFolders: shown } : {}),
   });
   const command: readonly string[] = [spec.command, ...spec.args];
   const wrapped = prepared.wrap ? prepared.wrap(command) : command;

@@ -32,6 +32,11 @@ export interface SandboxPlan {
    * Absent: emptied only for read-only access; a command the person approved keeps them.
    */
   readonly hostSockets?: 'hidden';
+  /**
+   * Real paths shown read-only although they lie in the hidden home folder or /tmp: an MCP
+   * server's own program files (the person accepted the command line that names them).
+   */
+  readonly programFolders?: readonly string[];
 }
 
 /** Whether the plan empties the host's socket folders (see `SandboxPlan.hostSockets`). */
@@ -218,6 +223,7 @@ export function bwrapArgv(
   ) {
     argv.push('--tmpfs', plan.home);
   }
+  for (const dir of plan.programFolders ?? []) argv.push('--ro-bind', dir, dir);
   // Bound after the tmpfs mounts so a project under /tmp or the home folder stays visible.
   argv.push(
     plan.access.kind === 'read-only' ? '--ro-bind' : '--bind',

@@ -1,0 +1,41 @@
+// A stdio server's own program files must stay visible in its sandbox even where the sandbox hides
+// things (the home folder, the private /tmp): a server installed under ~/tools or run from a
+// checkout in /tmp would not start otherwise. What comes back, read-only, is the install the
+// accepted command line names: for the program and its first argument (the script an
+// interpreter runs), where absolute and existing there, the outermost
+// folder below the hidden one that holds a package.json or node_modules (its dependencies live
+// there), else the file's own folder. The rest of home and /tmp stays hidden.
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function inside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+function installRoot(hidden: string, file: string): string {
+  let root = statSync(file).isDirectory() ? file : path.dirname(file);
+  for (let dir = root; inside(hidden, dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, 'node_modules'))) {
+      root = dir;
+    }
+  }
+  return root;
+}
+
+/** Folders to show read-only for `words` (the command and its arguments) under `hidden`. */
+export function programFolders(words: readonly string[], hidden: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const word of words) {
+    if (!path.isAbsolute(word)) continue;
+    let real: string;
+    try {
+      real = realpathSync(word);
+    } catch {
+      continue;
+    }
+    const under = hidden.find((dir) => dir !== '' && dir !== '/' && inside(dir, real));
+    if (under) found.add(installRoot(under, real));
+  }
+  return [...found].sort();
+}
