@@ -259,6 +259,8 @@ async function answerOne(
     });
   } finally {
     unregister();
+    // The run's signal outlives the call: a listener left on it would keep the call alive.
+    signal.removeEventListener('abort', forward);
   }
   if (result.outcome === 'cancelled' && own.signal.aborted && !signal.aborted) {
     // The person stopped this call alone: the model hears so, with what it printed before.
