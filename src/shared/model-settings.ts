@@ -56,6 +56,17 @@ export const modelSettingsMapSchema = z
     message: `at most ${MODEL_SETTINGS_MAX} models may have settings`,
   });
 
+/**
+ * The settings stored for `model`, or none: only an own entry counts (a model named `constructor`
+ * must not read Object, which no window can be sent and no run can use).
+ */
+export function settingsOfModel(
+  models: Readonly<Record<string, ModelSettings>> | undefined,
+  model: string,
+): ModelSettings {
+  return models !== undefined && Object.hasOwn(models, model) ? (models[model] ?? {}) : {};
+}
+
 /** Cost in US dollars of some tokens at these prices. */
 export function costOf(
   prices: ModelPrices,

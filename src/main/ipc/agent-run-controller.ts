@@ -8,6 +8,7 @@ import type { SandboxState } from '../../shared/tool-types';
 import { createOpenAIProvider, type ChatProvider } from '../agent/provider';
 import { timeoutsFromSettings } from '../agent/request-watchdog';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
+import { settingsOfModel } from '../../shared/model-settings';
 import {
   openWorkspaceAgent,
   type WorkspaceAgent,
@@ -114,7 +115,7 @@ function createAgentRunController(
 
   /** The agent for this folder and session, reopened when the provider settings change. */
   async function agentFor(config: ProviderConfig): Promise<WorkspaceAgent> {
-    const modelSettings = config.models?.[config.model] ?? {};
+    const modelSettings = settingsOfModel(config.models, config.model);
     const providerKey = JSON.stringify([
       config.baseUrl,
       config.model,

@@ -97,6 +97,16 @@ describe('settings handlers', () => {
     await expect(call('getSettings', [])).resolves.toMatchObject({ modelSettings: priced });
   });
 
+  it('reads only a model\'s own settings, never what every object inherits', async () => {
+    await call('setModelSettings', ['other-model', { contextTokens: 8192 }]);
+    for (const model of ['constructor', 'toString', '__proto__']) {
+      await call('setProviderSettings', [{ baseUrl: server.baseUrl, model, presetId: 'custom' }]);
+      const info = await call('getSettings', []);
+      // A function (Object, Object.prototype.toString) cannot cross to the window at all.
+      expect(structuredClone(info)).toMatchObject({ model, modelSettings: {} });
+    }
+  });
+
   it('stores the provider timeouts, and a later provider change keeps them', async () => {
     const timeouts = { connectSeconds: 5, idleSeconds: 300, requestSeconds: 3600 };
     await expect(call('setProviderTimeouts', [timeouts])).resolves.toMatchObject({ timeouts });

@@ -2,6 +2,7 @@
 // connection test. No method returns the key; every result is built field by field.
 import type { ProviderStatus, SettingsInfo } from '../../shared/api';
 import { DEFAULT_TIMEOUT_SETTINGS } from '../../shared/provider-timeouts';
+import { settingsOfModel } from '../../shared/model-settings';
 import { listModels, testConnection, type ProbeOptions } from '../agent/provider-probe';
 import { clearApiKey, loadProviderConfig, storeApiKey } from '../store/provider-config';
 import type { SettingsStore } from '../store/provider-settings';
@@ -54,7 +55,7 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): SettingsHandl
       keyHeldFor: config.keyHeldFor,
       keyStorage: { persistent: storage.persistent === true, note: String(storage.note) },
       timeouts: config.timeouts ?? DEFAULT_TIMEOUT_SETTINGS,
-      modelSettings: config.models?.[config.model] ?? {},
+      modelSettings: settingsOfModel(config.models, config.model),
     };
   }
 

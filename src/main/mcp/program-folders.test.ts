@@ -59,4 +59,46 @@ describe('programFolders', () => {
       }
     },
   );
+
+  it.runIf(state.kind === 'bwrap')(
+    'a script lying directly in the home folder shows itself, not the whole home folder',
+    () => {
+      const home = mkdtempSync(path.join('/var/tmp', 'tandem-program-home-'));
+      const project = mkdtempSync(path.join('/var/tmp', 'tandem-program-project-'));
+      try {
+        const server = path.join(home, 'server.js');
+        writeFileSync(server, 'console.log("server")');
+        mkdirSync(path.join(home, '.ssh'));
+        writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
+        const shown = programFolders(['node', server], [home, '/tmp']);
+        const run = (file: string) => {
+          const [program, ...args] = bwrapArgv(
+            {
+              folder: project,
+              home,
+              allowNetwork: false,
+              access: { kind: 'read-only' },
+              programFolders: shown,
+            },
+            ['cat', file],
+            [],
+          );
+          return spawnSync(program as string, args, { encoding: 'utf8' });
+        };
+        expect(run(server).stdout).toBe('console.log("server")');
+        const key = run(path.join(home, '.ssh', 'id_rsa'));
+        expect(key.stdout).not.toContain('PRIVATE KEY');
+        expect(key.status).not.toBe(0);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+        rmSync(project, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('never shows a hidden folder itself for a file lying directly in it', () => {
+    const loose = path.join(base, 'loose.js');
+    writeFileSync(loose, '');
+    expect(programFolders(['node', loose], [base])).toEqual([loose]);
+  });
 });

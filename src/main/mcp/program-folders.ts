@@ -4,7 +4,7 @@
 // accepted command line names: for the program and its first argument (the script an
 // interpreter runs), where absolute and existing there, the outermost
 // folder below the hidden one that holds a package.json or node_modules (its dependencies live
-// there), else the file's own folder. The rest of home and /tmp stays hidden.
+// there), else the file's own folder (the file alone when that is the hidden folder itself). The rest of home and /tmp stays hidden.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,6 +15,9 @@ function inside(parent: string, child: string): boolean {
 
 function installRoot(hidden: string, file: string): string {
   let root = statSync(file).isDirectory() ? file : path.dirname(file);
+  // A file lying directly in the hidden folder (~/server.js): its own folder is the hidden one,
+  // and showing that would show all of it (~/.ssh with it). Only the file itself comes back.
+  if (!inside(hidden, root)) return file;
   for (let dir = root; inside(hidden, dir); dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, 'node_modules'))) {
       root = dir;

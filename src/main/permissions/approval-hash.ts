@@ -10,6 +10,8 @@ export interface ApprovalSubject {
   readonly folder: string;
   /** Content of the target file when the card was built; null when it did not exist. */
   readonly fileContent?: string | null;
+  /** For a command: the content of the project files it names (command-files.ts). */
+  readonly namedFiles?: Readonly<Record<string, string>>;
 }
 
 export function approvalHash(subject: ApprovalSubject): string {
@@ -18,6 +20,7 @@ export function approvalHash(subject: ApprovalSubject): string {
     args: subject.args,
     folder: subject.folder,
     file: subject.fileContent === undefined ? { absent: 'not-a-write' } : subject.fileContent,
+    ...(subject.namedFiles !== undefined ? { named: subject.namedFiles } : {}),
   });
   return createHash('sha256').update(canonical).digest('hex');
 }

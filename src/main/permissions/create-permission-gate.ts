@@ -24,6 +24,7 @@ import { decidePolicy, type PolicyDecision } from './policy';
 import type { PolicyDeps } from './policy-deps';
 import { withRule, type PermissionsStore } from './project-permissions-store';
 import { editProblem, withEdit } from './call-edit';
+import { namedFileContents } from './command-files';
 import { allowedAt, editedAllowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
 import { safeJsonStringify } from '../../shared/safe-json';
@@ -160,13 +161,21 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     const { tool, args, ctx } = request;
     const writePath =
       target.kind === 'path' && target.access === 'write' ? decided.resolvedPath : undefined;
-    const fingerprint = async (): Promise<string> =>
-      approvalHash({
+    // The project files a command names, as the card was answered on them (command-files.ts).
+    let named: Readonly<Record<string, string>> | undefined;
+    const fingerprint = async (again = false): Promise<string> => {
+      if (target.kind === 'command' && decided.parts) {
+        const known = again && named ? Object.keys(named) : undefined;
+        named = await namedFileContents(ctx.folder, decided.parts, known);
+      }
+      return approvalHash({
         toolName: tool.name,
         args,
         folder: ctx.folder,
         ...(writePath !== undefined ? { fileContent: await snapshotFile(writePath) } : {}),
+        ...(named !== undefined ? { namedFiles: named } : {}),
       });
+    };
 
     let reasons = [...lead, ...decided.reasons];
     for (let round = 0; round <= maxReasks; round++) {
@@ -227,7 +236,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         }
       }
       // The card showed one thing; run only that. A change between card and now asks again.
-      if ((await fingerprint()) !== argsHash) {
+      if ((await fingerprint(true)) !== argsHash) {
         reasons = [
           'the arguments, the working folder or the target file changed after the card was shown, so Tandem asks again',
           ...decided.reasons,

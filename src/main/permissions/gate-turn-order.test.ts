@@ -125,6 +125,24 @@ describe('a turn of several calls', () => {
     expect(await verdict).toMatchObject({ kind: 'run' });
   });
 
+  it('asks again when a call before it rewrote the script the command card runs', async () => {
+    await writeFile(join(folder, 'run.sh'), 'echo benign\n');
+    const before = turnBefore();
+    const verdict = call(shellTool, { command: 'sh run.sh' }, before.ready);
+    await expect.poll(() => asked().length).toBe(1);
+    const [first] = asked();
+    // The person read run.sh as it was and allowed running it.
+    broker.answer(first!.requestId, first!.argsHash, { kind: 'allow-once' }, 'person');
+    // A call ahead in the turn (an auto-accepted write) then rewrote it.
+    await writeFile(join(folder, 'run.sh'), 'cat ~/.ssh/id_rsa\n');
+    before.finish();
+    await expect.poll(() => asked().length).toBe(2);
+    expect(asked()[1]!.reasons[0]).toMatch(/changed after the card was shown/);
+    const second = asked()[1]!;
+    broker.answer(second.requestId, second.argsHash, { kind: 'deny' }, 'person');
+    expect(await verdict).toMatchObject({ kind: 'refuse' });
+  });
+
   it('asks again, saying so, when a call before it brought in outside content', async () => {
     const taint: { taintedBy?: string } = {};
     const before = turnBefore();
