@@ -30,7 +30,3 @@ export const chatMessageSchema: z.ZodType<ChatMessage> = z.discriminatedUnion('r
   }),
   z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
 ]);
-
-export function isChatMessage(value: unknown): value is ChatMessage {
-  return chatMessageSchema.safeParse(value).success;
-}

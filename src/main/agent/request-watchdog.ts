@@ -5,6 +5,7 @@ import {
   DEFAULT_TIMEOUT_SETTINGS,
   type ProviderTimeoutSettings,
 } from '../../shared/provider-timeouts';
+import { durationText } from '../../shared/duration-text';
 
 export interface ProviderTimeouts {
   /** From sending the request until the response starts (headers): covers connect and queueing. */
@@ -75,11 +76,11 @@ export class RequestWatchdog {
   describe(kind: TimeoutKind): string {
     switch (kind) {
       case 'connect':
-        return `the provider did not start answering within ${seconds(this.timeouts.connectMs)} (the connect timeout; change it in Settings or with --connect-timeout)`;
+        return `the provider did not start answering within ${durationText(this.timeouts.connectMs)} (the connect timeout; change it in Settings or with --connect-timeout)`;
       case 'idle':
-        return `the provider went quiet: nothing new for ${seconds(this.timeouts.idleMs)} (the idle timeout; keep-alive messages do not count; change it in Settings or with --idle-timeout)`;
+        return `the provider went quiet: nothing new for ${durationText(this.timeouts.idleMs)} (the idle timeout; keep-alive messages do not count; change it in Settings or with --idle-timeout)`;
       case 'request':
-        return `the provider's answer took longer than ${seconds(this.timeouts.requestMs)} in all (the request time limit; change it in Settings or with --request-timeout)`;
+        return `the provider's answer took longer than ${durationText(this.timeouts.requestMs)} in all (the request time limit; change it in Settings or with --request-timeout)`;
     }
   }
 
@@ -98,8 +99,4 @@ export class RequestWatchdog {
     if (timer !== undefined) clearTimeout(timer);
     this.timers.delete(kind);
   }
-}
-
-function seconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

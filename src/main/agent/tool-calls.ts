@@ -1,5 +1,6 @@
 // Answers the tool calls of one model turn: validate → gate → run or refuse → one tool message per
 // call, in the order of the calls. Reads run side by side; everything else one at a time.
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import type { ChangeReport } from '../../shared/change-report';
 import stripAnsi from 'strip-ansi';
 import type { RunEvent } from '../../shared/events';
@@ -65,9 +66,15 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 /**
  * Reads of one turn run side by side, this many at a time: a turn may hold 128 calls, and each
- * running call holds a file, a timer and a listener on the run's stop signal (Node warns past 10).
+ * running call holds a file and a timer.
  */
 export const MAX_CONCURRENT_READS = 8;
+
+/**
+ * The most listeners one call holds on its turn's signal at once: the gate's (waiting its turn or
+ * for the card's answer) and the asker's (the card), or, once it runs, the forward to its own.
+ */
+const LISTENERS_PER_CALL = 2;
 
 // The secret masker brings re2js (about 300 KB of code): loaded by the first turn with tool calls
 // (or the warm-up, src/main/agent/session-warm-up.ts), not before the first model request.
@@ -92,6 +99,35 @@ export async function answerToolCalls(
   taint: RunTaint,
   signal: AbortSignal,
   onAnswered: (answers: readonly ToolMessage[]) => void = () => {},
+): Promise<ToolMessage[]> {
+  const turn = turnSignal(signal, calls.length);
+  try {
+    return await answerTurn(calls, deps, taint, turn.signal, onAnswered);
+  } finally {
+    turn.release();
+  }
+}
+
+/**
+ * The turn's own stop signal: the run's stop reaches it through one listener, held only for the
+ * turn. Every call of the turn may wait on it at once (in the gate, on its card, while it runs), so
+ * its listener bound is the turn's size, not Node's default of 10.
+ */
+function turnSignal(run: AbortSignal, calls: number): { signal: AbortSignal; release(): void } {
+  const turn = new AbortController();
+  setMaxListeners(Math.max(defaultMaxListeners, calls * LISTENERS_PER_CALL), turn.signal);
+  const forward = (): void => turn.abort(run.reason);
+  if (run.aborted) forward();
+  else run.addEventListener('abort', forward, { once: true });
+  return { signal: turn.signal, release: () => run.removeEventListener('abort', forward) };
+}
+
+async function answerTurn(
+  calls: readonly ChatToolCall[],
+  deps: ToolCallDeps,
+  taint: RunTaint,
+  signal: AbortSignal,
+  onAnswered: (answers: readonly ToolMessage[]) => void,
 ): Promise<ToolMessage[]> {
   const { maskSecrets } = await loadSecretMask();
   // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
@@ -169,8 +205,8 @@ async function answerOne(
     effect: prepared.tool?.effect ?? 'unknown',
     at: started,
   });
-  // The call's own signal: the run's stop reaches it, and so does the Stop of this one call. It
-  // listens to the run's signal only while it runs (a turn's waiting calls hold no listener).
+  // The call's own signal: the turn's stop reaches it, and so does the Stop of this one call. It
+  // listens to the turn's signal only while it runs.
   const own = new AbortController();
   const forward = (): void => own.abort(signal.reason);
   // Set once it was allowed to run: a duration excludes the time the person took to decide.

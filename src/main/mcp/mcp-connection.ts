@@ -28,6 +28,7 @@ import {
   type ChildSecrets,
   type StdioLaunch,
 } from './stdio-launch';
+import { durationText } from '../../shared/duration-text';
 
 export interface McpServerEntry {
   readonly name: string;
@@ -225,7 +226,7 @@ export class McpConnection implements McpCaller {
   private reasonFor(error: unknown, timeoutMs: number): string {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === -32001) {
-      return `it did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
+      return `it did not answer within ${durationText(timeoutMs)}`;
     }
     const lastLine = this.log
       .tail()

@@ -7,10 +7,11 @@
 // there), else the file's own folder (the file alone when that is the hidden folder itself). The rest of home and /tmp stays hidden.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../workspace/path-guard';
 
+/** Strictly inside: `parent` itself is not. */
 function inside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  return child !== parent && isInside(parent, child);
 }
 
 function installRoot(hidden: string, file: string): string {

@@ -1,7 +1,8 @@
 // A session's approvals, read back from its events: who was asked what, and how they answered.
 import type { ApprovalRequestedEvent, RunEvent } from '../../shared/events';
-import { runEventSchema } from '../../shared/run-event-schema';
+import { z } from 'zod';
 import type { ApprovalAnswer } from '../../shared/tool-types';
+import { parseTranscript } from '../store/transcript';
 import type { AnsweredBy } from './approval-broker';
 
 export type ApprovalRecord = Omit<ApprovalRequestedEvent, 'type' | 'at' | 'preview'> & {
@@ -39,21 +40,5 @@ export function listApprovals(events: readonly RunEvent[]): ApprovalRecord[] {
 
 /** The RunEvents of a transcript (JSONL); lines that are not events, or not JSON, are skipped. */
 export function eventsFromTranscript(text: string): RunEvent[] {
-  const events: RunEvent[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue; // A crash may leave the last line half-written; the rest still counts.
-    }
-    if (typeof entry !== 'object' || entry === null) continue;
-    const { kind, event } = entry as { kind?: unknown; event?: unknown };
-    if (kind !== 'event') continue;
-    // A damaged event is skipped like a torn line: checked against the schema, never trusted.
-    const parsed = runEventSchema().safeParse(event);
-    if (parsed.success) events.push(parsed.data);
-  }
-  return events;
+  return parseTranscript(text, z.unknown()).events;
 }

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
+import { isInside } from '../workspace/path-guard';
 import { linkedObject } from './git-object-links';
 
 export type GitRepo =
@@ -113,9 +114,9 @@ function real(file: string): string {
   }
 }
 
+/** Whether `file`, symlinks resolved, is `root` or inside it. */
 function inside(root: string, file: string): boolean {
-  const relative = path.relative(root, real(file));
-  return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
+  return isInside(root, real(file));
 }
 
 /**

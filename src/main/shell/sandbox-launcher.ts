@@ -6,6 +6,7 @@
 // that make git run code later outside the sandbox (hooks, config, commondir...) stay read-only.
 import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../workspace/path-guard';
 
 /** What the command may do to the project folder; see `planCommandRun`. */
 export type ProjectAccess =
@@ -165,15 +166,6 @@ export function findGitEntries(
 /** Existing protected entries of one git folder; only existing paths can be bound. */
 export function protectedPaths(gitDir: string): string[] {
   return PROTECTED_GIT_ENTRIES.map((name) => path.join(gitDir, name)).filter((p) => existsSync(p));
-}
-
-function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  // "..name" is inside; only ".." itself or "../…" climbs out.
-  return (
-    relative === '' ||
-    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
-  );
 }
 
 function gitMounts(access: ProjectAccess, entries: readonly GitEntry[]): string[] {

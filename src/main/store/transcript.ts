@@ -95,6 +95,14 @@ function endsWithNewline(file: string): boolean {
 
 /** Reads a transcript; each stored message and event is checked, and a line that fails is skipped. */
 export function readTranscript<M>(file: string, messageSchema: z.ZodType<M>): LoadedTranscript<M> {
+  if (!existsSync(file)) {
+    return { messages: [], events: [], metas: [], skippedLines: 0, problems: [] };
+  }
+  return parseTranscript(readFileSync(file, 'utf8'), messageSchema);
+}
+
+/** A transcript's text (JSONL), checked line by line like readTranscript. */
+export function parseTranscript<M>(text: string, messageSchema: z.ZodType<M>): LoadedTranscript<M> {
   const messages: M[] = [];
   const events: RunEvent[] = [];
   const metas: Record<string, unknown>[] = [];
@@ -104,13 +112,11 @@ export function readTranscript<M>(file: string, messageSchema: z.ZodType<M>): Lo
     skippedLines++;
     if (problems.length < MAX_PROBLEMS_LISTED) problems.push(`line ${lineNumber}: ${reason}`);
   };
-  if (!existsSync(file)) return { messages, events, metas, skippedLines, problems };
-  const lines = readFileSync(file, 'utf8').split('\n');
-  lines.forEach((text, index) => {
-    if (text.trim() === '') return;
+  text.split('\n').forEach((raw, index) => {
+    if (raw.trim() === '') return;
     let line: unknown;
     try {
-      line = JSON.parse(text);
+      line = JSON.parse(raw);
     } catch {
       skip(index + 1, 'not JSON (a line cut short by a crash?)');
       return;

@@ -18,6 +18,7 @@ import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
 import type { ToolImage } from '../../shared/tool-types';
+import { durationText } from '../../shared/duration-text';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 /** OpenAI refuses a request with more tools than this; MCP servers' tools are fitted within it. */
@@ -285,7 +286,7 @@ export function createToolRegistry(
             ok: false,
             outcome: 'timeout',
             output:
-              `Error: ${tool.name} timed out after ${formatSeconds(timeoutMs)} and was stopped. ` +
+              `Error: ${tool.name} timed out after ${durationText(timeoutMs)} and was stopped. ` +
               `Try a smaller piece of work.`,
           };
         case 'cancelled':
@@ -330,8 +331,4 @@ function preview(raw: string): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

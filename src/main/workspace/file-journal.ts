@@ -4,7 +4,7 @@
 // `reconcile()` settles interrupted intents when the project is opened again. Content lives in the
 // object store shared with change tracking; the log is journal.jsonl in `dir`. Every look at the
 // project, every write and every revert goes through verified-fs.ts (via file-image.ts).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { WriteJournal } from '../tools/tool';
@@ -15,7 +15,7 @@ import type { CommandFile, JournalRecord } from './journal-record';
 import { applyRecord, type CallRecord, type JournalState } from './journal-state';
 import { reconcileJournal, type Interrupted } from './journal-reconcile';
 import { revertCall, type RevertResult, type RevertedFile } from './journal-revert';
-import { ObjectStore } from './object-store';
+import { ObjectStore, sha256Hex } from './object-store';
 import { writeFileVerified } from './verified-fs';
 
 export type { RevertResult, RevertedFile } from './journal-revert';
@@ -154,7 +154,7 @@ export class FileJournal implements WriteJournal {
         : before.kind === 'absent'
           ? nearestExistingDir(absPath)
           : undefined;
-      const planned = { sha256: sha256Of(bytes), size: bytes.length };
+      const planned = { sha256: sha256Hex(bytes), size: bytes.length };
       this.append(
         {
           type: 'write-intent',
@@ -344,10 +344,6 @@ export class FileJournal implements WriteJournal {
     this.queue = next.catch(() => undefined);
     return next;
   }
-}
-
-function sha256Of(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function nearestExistingDir(path: string): string {

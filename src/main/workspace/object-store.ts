@@ -65,7 +65,7 @@ export class ObjectStore {
 
   /** Stores bytes; returns their sha256. */
   putBytes(content: Uint8Array): string {
-    const sha256 = createHash('sha256').update(content).digest('hex');
+    const sha256 = sha256Hex(content);
     if (this.has(sha256)) return sha256;
     const temp = this.tempPath();
     // The store's folders are private already; 0600 here (a umask can only take bits away).
@@ -127,7 +127,7 @@ export class ObjectStore {
       const content = readAll(fd, stats.size);
       const sha256 = keep
         ? this.putBytes(content)
-        : createHash('sha256').update(content).digest('hex');
+        : sha256Hex(content);
       return { sha256, size: content.length, stats, stable: unchanged(stats, fstatSync(fd)) };
     }
     const streamed = await this.streamIn(fd, keep, stats.size);
@@ -142,7 +142,7 @@ export class ObjectStore {
     const fd = this.openObjectSync(sha256);
     try {
       const content = readAll(fd, fstatSync(fd).size);
-      checkHash(sha256, createHash('sha256').update(content).digest('hex'));
+      checkHash(sha256, sha256Hex(content));
       return content;
     } finally {
       closeSync(fd);
@@ -309,4 +309,9 @@ function readAll(fd: number, size: number): Buffer {
 export function writeAll(fd: number, content: Uint8Array): void {
   let at = 0;
   while (at < content.length) at += writeSync(fd, content, at, content.length - at);
+}
+
+/** The id an object is stored under: its content's sha256, in hex. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }

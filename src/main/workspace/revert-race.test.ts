@@ -2,28 +2,14 @@
 // (renameat2 RENAME_EXCHANGE, test-support/path-swap-racer.py), as fast as it can. Reverts restore,
 // delete and remove folders inside that folder meanwhile: nothing outside may be written, deleted
 // or created, and a revert that could not finish names the file it could not restore.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import {
-  mkdir,
-  mkdtemp,
-  readFile,
-  readdir,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canRace, makeRaceFolders, runRacer } from '../../test-support/path-swap-race';
 import { openFileJournal, type FileJournal } from './file-journal';
 
-const RACER = resolve(__dirname, '../../test-support/path-swap-racer.py');
 /** Calls set up and then reverted under swaps. */
 const CALLS = 240;
-const canRace =
-  process.platform === 'linux' && process.arch === 'x64' && existsSync('/proc/self/fd');
 
 let base = '';
 let folder = '';
@@ -31,12 +17,7 @@ let outside = '';
 let journal: FileJournal;
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-revert-race-')));
-  folder = join(base, 'proj');
-  outside = join(base, 'outside');
-  await mkdir(join(folder, 'race'), { recursive: true });
-  await mkdir(outside);
-  await symlink(outside, join(folder, 'race_swap'));
+  ({ base, folder, outside } = await makeRaceFolders('revert-race'));
   journal = await openFileJournal({ dir: join(base, 'data', 'journal'), folder });
 });
 afterEach(async () => {
@@ -52,23 +33,6 @@ async function snapshot(dir: string): Promise<string[]> {
     out.push(entry.isFile() ? `${at}=${await readFile(at, 'utf8')}` : `${at}/`);
   }
   return out.sort();
-}
-
-function runRacer(seconds: number): Promise<number> {
-  return new Promise((done, fail) => {
-    const child = spawn('python3', [RACER, folder, String(seconds)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      const swaps = /swaps (\d+)/.exec(out);
-      if (code !== 0 || !swaps) fail(new Error(`racer failed (${code}): ${out}`));
-      else done(Number(swaps[1]));
-    });
-  });
 }
 
 describe.skipIf(!canRace)('revert while a folder is swapped with a symlink out', () => {
@@ -94,7 +58,7 @@ describe.skipIf(!canRace)('revert while a folder is swapped with a symlink out',
     const stopped: string[] = [];
     while (next < CALLS) {
       let finished = false;
-      const racer = runRacer(1).finally(() => (finished = true));
+      const racer = runRacer(folder, 1).finally(() => (finished = true));
       while (!finished && next < CALLS) {
         const i = next++;
         const result = await journal.revert(`c${i}`);

@@ -1,34 +1,20 @@
 // Issue 9 row 11: another local process swaps a folder with a symlink out of the project
 // (renameat2 RENAME_EXCHANGE) while the file tools work. The racer runs for a few seconds as a
 // child process; every read, write and edit made meanwhile must stay inside the project.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import {
-  mkdir,
-  mkdtemp,
-  readFile,
-  readdir,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canRace, makeRaceFolders, runRacer } from '../../../test-support/path-swap-race';
 import { openFileJournal, type FileJournal } from '../../workspace/file-journal';
 import { ToolError, type ToolContext, type ToolReturn } from '../tool';
 import { createFileTools } from './index';
 
-const RACER = resolve(__dirname, '../../../test-support/path-swap-racer.py');
 const RACE_SECONDS = 2;
 const MAX_SECONDS = 15;
 /** Calls made under swaps per test; an idle machine makes 1,000-7,000 in RACE_SECONDS. */
 const MIN_ROUNDS = 300;
 const INSIDE = 'inside: harmless\n';
 const OUTSIDE = 'OUTSIDE SECRET\n';
-const canRace =
-  process.platform === 'linux' && process.arch === 'x64' && existsSync('/proc/self/fd');
 
 let base = '';
 let folder = '';
@@ -37,15 +23,10 @@ let journal: FileJournal;
 let calls = 0;
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'tandem-race-')));
-  folder = join(base, 'proj');
-  outside = join(base, 'outside');
-  await mkdir(join(folder, 'race'), { recursive: true });
-  await mkdir(outside);
+  ({ base, folder, outside } = await makeRaceFolders('race'));
   await writeFile(join(folder, 'race', 'secret.txt'), INSIDE);
   await writeFile(join(outside, 'secret.txt'), OUTSIDE);
   await writeFile(join(outside, 'outside-only.txt'), OUTSIDE);
-  await symlink(outside, join(folder, 'race_swap'));
   journal = await openFileJournal({ dir: join(base, 'data', 'journal'), folder });
 });
 
@@ -86,24 +67,6 @@ async function call(
   }
 }
 
-/** Runs the racer for `seconds`; resolves with its swap count once it has put `race` back. */
-function runRacer(seconds: number): Promise<number> {
-  return new Promise((done, fail) => {
-    const child = spawn('python3', [RACER, folder, String(seconds)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      const swaps = /swaps (\d+)/.exec(out);
-      if (code !== 0 || !swaps) fail(new Error(`racer failed (${code}): ${out}`));
-      else done(Number(swaps[1]));
-    });
-  });
-}
-
 /**
  * Calls `work` over and over while the racer runs: at least RACE_SECONDS, and on (one second at
  * a time, up to MAX_SECONDS) until MIN_ROUNDS calls were made, so a busy machine still tests
@@ -117,7 +80,7 @@ async function duringSwaps(
   for (let second = 0; second < MAX_SECONDS; second += 1) {
     if (second >= RACE_SECONDS && rounds >= MIN_ROUNDS) break;
     let finished = false;
-    const racer = runRacer(1).finally(() => (finished = true));
+    const racer = runRacer(folder, 1).finally(() => (finished = true));
     while (!finished) await work(rounds++);
     swaps += await racer;
   }

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../tool';
 import type { ReportFor, ScanJob, ScanMessage } from './scan-jobs';
+import { durationText } from '../../../shared/duration-text';
 
 export type WorkerEvent =
   | { readonly type: 'spawned'; readonly threadId: number }
@@ -61,8 +62,7 @@ export function runInScanWorker<J extends ScanJob>(
     };
     const onAbort = (): void => finish(false, () => reject(abortReason(signal)));
     const timer = setTimeout(() => {
-      const ms = options.hardTimeoutMs;
-      const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+      const limit = durationText(options.hardTimeoutMs);
       finish(false, () =>
         reject(new ToolError(`the scan did not finish within ${limit} and was stopped`)),
       );
