@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visibleText } from '../src/shared/visible-text';
 import type { ScriptedTurn } from '../src/test-support/scripted-openai-server';
 import { openAppPage, saveScreenshot } from './support/app-page';
-import { startRealAgent, type RealAgent } from './support/agent-window';
+import { scriptedTurn, startRealAgent, type RealAgent } from './support/agent-window';
 
 const ESC = '\u001b';
 const RLO = '\u202e';
@@ -26,18 +26,10 @@ const SCRIPT: readonly ScriptedTurn[] = [
   { text: 'Understood, I left the build folder alone.' },
 ];
 
-function turnFor(_index: number, body: unknown): ScriptedTurn {
-  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  if (String(messages[lastUser]?.content ?? '') !== TASK) return { text: 'no script' };
-  const answered = messages.slice(lastUser).filter((m) => m.role === 'assistant').length;
-  return SCRIPT[answered] ?? { text: 'done' };
-}
-
 let agent: RealAgent;
 
 beforeAll(async () => {
-  agent = await startRealAgent('escapes', 'build-site', turnFor);
+  agent = await startRealAgent('escapes', 'build-site', scriptedTurn({ [TASK]: SCRIPT }));
 });
 
 afterAll(() => agent?.close());

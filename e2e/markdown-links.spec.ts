@@ -4,9 +4,8 @@
 // through Chromium's request interception: none leaves for any host but the app's own, no image
 // is drawn, and no CSP violation is even attempted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScriptedTurn } from '../src/test-support/scripted-openai-server';
 import { openAppPage, saveScreenshot } from './support/app-page';
-import { startRealAgent, type RealAgent } from './support/agent-window';
+import { scriptedTurn, startRealAgent, type RealAgent } from './support/agent-window';
 
 const TASK = 'Show me the diagram';
 const ANSWER = [
@@ -20,23 +19,25 @@ const ANSWER = [
   'Real docs: [the manual](https://docs.example/manual). End of answer.',
 ].join('\n');
 
-function turnFor(_index: number, body: unknown): ScriptedTurn {
-  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
-  const last = messages.at(-1);
-  return last?.role === 'user' && last.content === TASK ? { text: ANSWER } : { text: 'no script' };
-}
-
 let agent: RealAgent;
 
 beforeAll(async () => {
-  agent = await startRealAgent('markdown', 'diagrams', turnFor);
+  agent = await startRealAgent(
+    'markdown',
+    'diagrams',
+    scriptedTurn({ [TASK]: [{ text: ANSWER }] }),
+  );
 });
 
 afterAll(() => agent?.close());
 
 describe("links and images in the agent's answer", () => {
   it('load nothing from anywhere, and show where each one points', async () => {
-    const { page, problems } = await openAppPage(agent.setup.browser, agent.setup.web.url, agent.bridge.url);
+    const { page, problems } = await openAppPage(
+      agent.setup.browser,
+      agent.setup.web.url,
+      agent.bridge.url,
+    );
     const requested: string[] = [];
     await page.route('**/*', (route) => {
       requested.push(route.request().url());

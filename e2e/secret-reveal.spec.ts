@@ -6,28 +6,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../src/test-support/scripted-openai-server';
 import { openAppPage, saveScreenshot } from './support/app-page';
-import { startRealAgent, type RealAgent } from './support/agent-window';
+import { scriptedTurn, startRealAgent, type RealAgent } from './support/agent-window';
 
 const TASK = 'Check the database settings';
 const PASSWORD = 'pX7!vQ2-mZ9k';
+const SCRIPT: readonly ScriptedTurn[] = [
+  { toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }] },
+  { text: 'The settings are in .env.' },
+];
 const MASKED = 'DB_PASSWORD=[secret masked: value of DB_PASSWORD, 12 chars]';
-
-function turnFor(_index: number, body: unknown): ScriptedTurn {
-  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  if (messages[lastUser]?.content !== TASK) return { text: 'no script' };
-  const answered = messages.slice(lastUser).filter((m) => m.role === 'assistant').length;
-  return answered === 0
-    ? { toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }] }
-    : { text: 'The settings are in .env.' };
-}
 
 let agent: RealAgent;
 
 beforeAll(async () => {
-  agent = await startRealAgent('secrets', 'service', turnFor, {
-    prepare: (project) =>
-      writeFile(join(project, '.env'), `DB_HOST=db\nDB_PASSWORD=${PASSWORD}\n`),
+  agent = await startRealAgent('secrets', 'service', scriptedTurn({ [TASK]: SCRIPT }), {
+    prepare: (project) => writeFile(join(project, '.env'), `DB_HOST=db\nDB_PASSWORD=${PASSWORD}\n`),
   });
 });
 
@@ -35,7 +28,11 @@ afterAll(() => agent?.close());
 
 describe('a secret in a file the agent reads', () => {
   it('is masked for the model, marked on the card, and shown to the person on request', async () => {
-    const { page, problems } = await openAppPage(agent.setup.browser, agent.setup.web.url, agent.bridge.url);
+    const { page, problems } = await openAppPage(
+      agent.setup.browser,
+      agent.setup.web.url,
+      agent.bridge.url,
+    );
     await page.getByRole('button', { name: 'Choose a folder' }).click();
     await page.getByRole('heading', { name: 'service' }).waitFor();
     await page.getByRole('textbox', { name: 'Task' }).fill(TASK);

@@ -25,7 +25,7 @@ export interface AgentWindow extends RealAgent {
  * The model's turn for a request: the script of the task in the newest user message that is a
  * task (notes from Tandem are skipped), at the step given by how many answers it had since.
  */
-function scriptedTurn(scripts: Scripts) {
+export function scriptedTurn(scripts: Scripts) {
   return (_index: number, body: unknown): ScriptedTurn => {
     const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
     let lastUser = -1;
