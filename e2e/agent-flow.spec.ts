@@ -5,20 +5,18 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonFilePermissionsStore } from '../src/main/permissions/project-permissions-store';
 import { probeSandbox } from '../src/main/shell/sandbox-probe';
 import { shellSessions } from '../src/main/shell/shell-sessions';
+import type { ScriptedTurn } from '../src/test-support/scripted-openai-server';
 import {
-  startScriptedOpenAIServer,
-  type ScriptedServer,
-  type ScriptedTurn,
-} from '../src/test-support/scripted-openai-server';
-import { openAppPage, saveScreenshot } from './support/app-page';
-import type { StaticServer } from './support/static-server';
-import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
-import { startTestBridge, type TestBridge } from './support/test-bridge-server';
+  runFinished,
+  sendTask,
+  startAgentWindow,
+  type AgentWindow,
+} from './support/agent-window';
+import { saveScreenshot } from './support/app-page';
 
 const COLOUR_COMMAND = "printf '\\033[32mgreen\\033[0m\\n' && echo hi > out.txt";
 const INPUT_COMMAND = 'read line; echo "got:$line"';
@@ -71,67 +69,20 @@ const SCRIPTS: Readonly<Record<string, readonly ScriptedTurn[]>> = {
   ],
 };
 
-function turnFor(_index: number, body: unknown): ScriptedTurn {
-  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  const task = String(messages[lastUser]?.content ?? '');
-  const answered = messages.slice(lastUser).filter((m) => m.role === 'assistant').length;
-  const script = SCRIPTS[task];
-  if (!script) return { text: `no script for "${task}"` };
-  return script[answered] ?? { text: 'done' };
-}
-
-let setup: BrowserSetup;
-let browser: Browser;
-let web: StaticServer;
-let openai: ScriptedServer;
-let bridge: TestBridge;
-let root: string;
-let project: string;
-let dataDir: string;
+let app: AgentWindow;
 
 beforeAll(async () => {
-  setup = await startBrowserSetup('tandem-e2e-agent-', 'shop');
-  ({ browser, web, root, project } = setup);
-  await writeFile(join(project, 'notes.txt'), 'alpha\n');
-  dataDir = join(root, 'data');
-  openai = await startScriptedOpenAIServer({ turns: turnFor, model: 'scripted-model' });
-  bridge = await startTestBridge({
-    dataDir,
-    chooseFolder: async () => project,
-    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-agent-flow' },
-    sandboxState: probeSandbox,
-    realAgent: true,
+  app = await startAgentWindow('agent-flow', SCRIPTS, {
+    prepare: (project) => writeFile(join(project, 'notes.txt'), 'alpha\n'),
   });
 });
 
-afterAll(async () => {
-  await bridge?.close();
-  await openai?.close();
-  await setup?.close();
-});
-
-async function openProject(): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openAppPage(browser, web.url, bridge.url);
-  await opened.page.getByRole('button', { name: 'Choose a folder' }).click();
-  await opened.page.getByRole('heading', { name: 'shop' }).waitFor();
-  return opened;
-}
-
-async function send(page: Page, task: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Task' }).fill(task);
-  await page.getByRole('textbox', { name: 'Task' }).press('Enter');
-}
-
-/** The run is over when the composer offers Send again. */
-async function runFinished(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Send' }).waitFor();
-}
+afterAll(() => app?.close());
 
 describe('the real agent behind the window', () => {
   it('(a) asks for a command, runs it after "Allow once", shows colours and changes, and reverts it', async () => {
-    const { page, problems } = await openProject();
-    await send(page, 'Print in colour and write out.txt');
+    const { page, problems } = await app.openProject();
+    await sendTask(page, 'Print in colour and write out.txt');
 
     const card = page.getByRole('article', { name: 'Approval for shell' });
     await card.waitFor();
@@ -150,13 +101,13 @@ describe('the real agent behind the window', () => {
         ? `Sandbox: ${sandbox.description}`
         : `Not sandboxed: ${sandbox.description}`,
     );
-    expect(existsSync(join(project, 'out.txt'))).toBe(false);
+    expect(existsSync(join(app.project, 'out.txt'))).toBe(false);
 
     await card.getByRole('button', { name: /^Allow once/ }).click();
     await card.getByText('Allowed once').waitFor();
     await page.getByText('Printed it and wrote').waitFor();
     await runFinished(page);
-    expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi\n');
+    expect(await readFile(join(app.project, 'out.txt'), 'utf8')).toBe('hi\n');
 
     const tool = page.getByRole('article', { name: 'Tool call shell' });
     // One card per call: the approval's answer is on the call's own card.
@@ -182,15 +133,15 @@ describe('the real agent behind the window', () => {
 
     await tool.getByRole('button', { name: 'Revert' }).click();
     await tool.getByText('Reverted: deleted out.txt').waitFor();
-    expect(existsSync(join(project, 'out.txt'))).toBe(false);
+    expect(existsSync(join(app.project, 'out.txt'))).toBe(false);
     expect(await tool.getByRole('button', { name: 'Reverted' }).isDisabled()).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });
 
   it('(b) shows the diff of an edit; "Deny with note" leaves the file and tells the model', async () => {
-    const { page } = await openProject();
-    await send(page, 'Change alpha to beta');
+    const { page } = await app.openProject();
+    await sendTask(page, 'Change alpha to beta');
     const card = page.getByRole('article', { name: 'Approval for edit_file' });
     await card.waitFor();
     // Rows with line numbers, no raw ---/+++ header lines.
@@ -207,11 +158,11 @@ describe('the real agent behind the window', () => {
     await page.getByText('Understood, notes.txt stays as it is.').waitFor();
     await runFinished(page);
 
-    expect(await readFile(join(project, 'notes.txt'), 'utf8')).toBe('alpha\n');
+    expect(await readFile(join(app.project, 'notes.txt'), 'utf8')).toBe('alpha\n');
     const tool = page.getByRole('article', { name: 'Tool call edit_file' });
     expect(await tool.locator('.tool-status').innerText()).toBe('Not run');
     // The note reached the model as the call's result.
-    const toolMessages = openai
+    const toolMessages = app.openai
       .chatBodies()
       .flatMap((b) => b.messages)
       .filter((m) => m.role === 'tool');
@@ -220,8 +171,8 @@ describe('the real agent behind the window', () => {
   });
 
   it('(c) runs read-only calls without asking', async () => {
-    const { page } = await openProject();
-    await send(page, 'Look around');
+    const { page } = await app.openProject();
+    await sendTask(page, 'Look around');
     await page.getByText('I looked at the folder and read notes.txt.').waitFor();
     await runFinished(page);
     expect(await page.getByRole('article', { name: /^Approval for/ }).count()).toBe(0);
@@ -241,8 +192,8 @@ describe('the real agent behind the window', () => {
   });
 
   it('(d) lets the person type into a running command', async () => {
-    const { page } = await openProject();
-    await send(page, 'Ask me something');
+    const { page } = await app.openProject();
+    await sendTask(page, 'Ask me something');
     const card = page.getByRole('article', { name: 'Approval for shell' });
     await card.getByRole('button', { name: /^Allow once/ }).click();
     const tool = page.getByRole('article', { name: 'Tool call shell' });
@@ -256,7 +207,7 @@ describe('the real agent behind the window', () => {
     await tool.locator('.xterm-rows', { hasText: 'got:yes' }).waitFor();
     await page.getByText('Thanks for the answer.').waitFor();
     await runFinished(page);
-    const results = openai
+    const results = app.openai
       .chatBodies()
       .flatMap((b) => b.messages)
       .filter((m) => m.role === 'tool');
@@ -267,15 +218,15 @@ describe('the real agent behind the window', () => {
   });
 
   it('(e) previews "Always allow" over earlier calls, stores the rule, and reverts a whole run', async () => {
-    const { page } = await openProject();
-    await send(page, 'Write two.txt');
+    const { page } = await app.openProject();
+    await sendTask(page, 'Write two.txt');
     const first = page.getByRole('article', { name: 'Approval for shell' });
     await first.getByRole('button', { name: /^Allow once/ }).click();
     await page.getByText('Wrote two.txt.').waitFor();
     await runFinished(page);
-    await rm(join(project, 'two.txt'));
+    await rm(join(app.project, 'two.txt'));
 
-    await send(page, 'Write two.txt');
+    await sendTask(page, 'Write two.txt');
     const second = page.getByRole('article', { name: 'Approval for shell' }).nth(1);
     await second.waitFor();
     // Keyboard answers go to the first pending card, not to a focused text field.
@@ -292,7 +243,7 @@ describe('the real agent behind the window', () => {
     await second.getByText('Always allowed in this project').waitFor();
     await page.getByText('Wrote two.txt.').nth(1).waitFor();
     await runFinished(page);
-    const stored = await new JsonFilePermissionsStore(dataDir).load(project);
+    const stored = await new JsonFilePermissionsStore(app.dataDir).load(app.project);
     expect(stored.rules.map((r) => r.rule)).toContainEqual({
       kind: 'command',
       argv: ['touch', 'two.txt'],
@@ -303,18 +254,18 @@ describe('the real agent behind the window', () => {
       /^Always allowed in this project · \d\d:\d\d$/,
     );
 
-    expect(existsSync(join(project, 'two.txt'))).toBe(true);
+    expect(existsSync(join(app.project, 'two.txt'))).toBe(true);
     // A whole run is undone only after its files were listed.
     await page.getByRole('button', { name: 'Revert this run…' }).nth(1).click();
     const confirm = page.getByRole('group', { name: 'Revert this run: files' });
     expect(await confirm.locator('.revert-files li').allInnerTexts()).toEqual(['two.txt']);
-    expect(existsSync(join(project, 'two.txt'))).toBe(true);
+    expect(existsSync(join(app.project, 'two.txt'))).toBe(true);
     await confirm.getByRole('button', { name: 'Revert 1 file' }).click();
     await page.getByRole('button', { name: 'Run reverted' }).waitFor();
-    expect(existsSync(join(project, 'two.txt'))).toBe(false);
+    expect(existsSync(join(app.project, 'two.txt'))).toBe(false);
 
     // The stored rule now runs the same command without a card, and the card says why.
-    await send(page, 'Write two.txt');
+    await sendTask(page, 'Write two.txt');
     await page.getByText('Wrote two.txt.').nth(2).waitFor();
     await runFinished(page);
     expect(await page.getByRole('article', { name: 'Approval for shell' }).count()).toBe(2);
@@ -322,13 +273,13 @@ describe('the real agent behind the window', () => {
     expect(await third.locator('.provenance').innerText()).toBe(
       `Ran because: this project's rule for ${SECOND_COMMAND} exactly`,
     );
-    expect(existsSync(join(project, 'two.txt'))).toBe(true);
+    expect(existsSync(join(app.project, 'two.txt'))).toBe(true);
     await page.context().close();
   });
 
   it('(f) widens an "Always allow" rule only when the person picks it, and says what it covers', async () => {
-    const { page, problems } = await openProject();
-    await send(page, 'Make folder one');
+    const { page, problems } = await app.openProject();
+    await sendTask(page, 'Make folder one');
     const card = page.getByRole('article', { name: 'Approval for shell' });
     await card.waitFor();
     // Each answer says what it covers before it is clicked.
@@ -360,7 +311,7 @@ describe('the real agent behind the window', () => {
     await card.getByText('Always allowed in this project').waitFor();
     await page.getByText('Made out/one.').waitFor();
     await runFinished(page);
-    const stored = await new JsonFilePermissionsStore(dataDir).load(project);
+    const stored = await new JsonFilePermissionsStore(app.dataDir).load(app.project);
     expect(stored.rules.map((r) => r.rule)).toContainEqual({
       kind: 'command',
       argv: ['mkdir', '-p'],
@@ -368,7 +319,7 @@ describe('the real agent behind the window', () => {
     });
 
     // The widened rule runs other words without a card, and says so.
-    await send(page, 'Make folder two');
+    await sendTask(page, 'Make folder two');
     await page.getByText('Made out/two.').waitFor();
     await runFinished(page);
     expect(await page.getByRole('article', { name: 'Approval for shell' }).count()).toBe(1);
@@ -376,7 +327,7 @@ describe('the real agent behind the window', () => {
     expect(await tool.locator('.provenance').innerText()).toBe(
       "Ran because: this project's rule for mkdir -p * (mkdir -p with any further words)",
     );
-    expect(existsSync(join(project, 'out', 'two'))).toBe(true);
+    expect(existsSync(join(app.project, 'out', 'two'))).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

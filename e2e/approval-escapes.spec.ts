@@ -4,19 +4,12 @@
 // card's border), with both characters shown as marked escapes and never raw.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeSandbox } from '../src/main/shell/sandbox-probe';
 import { visibleText } from '../src/shared/visible-text';
-import {
-  startScriptedOpenAIServer,
-  type ScriptedServer,
-  type ScriptedTurn,
-} from '../src/test-support/scripted-openai-server';
+import type { ScriptedTurn } from '../src/test-support/scripted-openai-server';
 import { openAppPage, saveScreenshot } from './support/app-page';
-import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
-import type { StaticServer } from './support/static-server';
-import { startTestBridge, type TestBridge } from './support/test-bridge-server';
+import { scriptedTurn, startRealAgent, type RealAgent } from './support/agent-window';
 
 const ESC = '\u001b';
 const RLO = '\u202e';
@@ -33,39 +26,13 @@ const SCRIPT: readonly ScriptedTurn[] = [
   { text: 'Understood, I left the build folder alone.' },
 ];
 
-function turnFor(_index: number, body: unknown): ScriptedTurn {
-  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
-  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
-  if (String(messages[lastUser]?.content ?? '') !== TASK) return { text: 'no script' };
-  const answered = messages.slice(lastUser).filter((m) => m.role === 'assistant').length;
-  return SCRIPT[answered] ?? { text: 'done' };
-}
-
-let setup: BrowserSetup;
-let browser: Browser;
-let web: StaticServer;
-let openai: ScriptedServer;
-let bridge: TestBridge;
-let project: string;
+let agent: RealAgent;
 
 beforeAll(async () => {
-  setup = await startBrowserSetup('tandem-e2e-escapes-', 'build-site');
-  ({ browser, web, project } = setup);
-  openai = await startScriptedOpenAIServer({ turns: turnFor, model: 'scripted-model' });
-  bridge = await startTestBridge({
-    dataDir: join(setup.root, 'data'),
-    chooseFolder: async () => project,
-    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-escapes' },
-    sandboxState: probeSandbox,
-    realAgent: true,
-  });
+  agent = await startRealAgent('escapes', 'build-site', scriptedTurn({ [TASK]: SCRIPT }));
 });
 
-afterAll(async () => {
-  await bridge?.close();
-  await openai?.close();
-  await setup?.close();
-});
+afterAll(() => agent?.close());
 
 interface Box {
   readonly left: number;
@@ -97,7 +64,7 @@ async function sidewaysOverflow(locator: Locator): Promise<number> {
 }
 
 async function openProject(): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openAppPage(browser, web.url, bridge.url);
+  const opened = await openAppPage(agent.setup.browser, agent.setup.web.url, agent.bridge.url);
   await opened.page.setViewportSize({ width: 900, height: 720 });
   await opened.page.getByRole('button', { name: 'Choose a folder' }).click();
   await opened.page.getByRole('heading', { name: 'build-site' }).waitFor();
@@ -156,7 +123,7 @@ describe('a long hostile command on the approval card at 900 px', () => {
     await card.getByRole('button', { name: /^Deny/ }).first().click();
     await card.getByText('Denied').waitFor();
     await page.getByText('Understood, I left the build folder alone.').waitFor();
-    expect(existsSync(join(project, `notes${RLO}txt.sh`))).toBe(false);
+    expect(existsSync(join(agent.project, `notes${RLO}txt.sh`))).toBe(false);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -3,19 +3,9 @@
 // relative links and a link whose words name another address. Every request the page makes goes
 // through Chromium's request interception: none leaves for any host but the app's own, no image
 // is drawn, and no CSP violation is even attempted.
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeSandbox } from '../src/main/shell/sandbox-probe';
-import {
-  startScriptedOpenAIServer,
-  type ScriptedServer,
-  type ScriptedTurn,
-} from '../src/test-support/scripted-openai-server';
 import { openAppPage, saveScreenshot } from './support/app-page';
-import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
-import type { StaticServer } from './support/static-server';
-import { startTestBridge, type TestBridge } from './support/test-bridge-server';
+import { scriptedTurn, startRealAgent, type RealAgent } from './support/agent-window';
 
 const TASK = 'Show me the diagram';
 const ANSWER = [
@@ -29,40 +19,25 @@ const ANSWER = [
   'Real docs: [the manual](https://docs.example/manual). End of answer.',
 ].join('\n');
 
-function turnFor(_index: number, body: unknown): ScriptedTurn {
-  const messages = (body as { messages: { role: string; content?: unknown }[] }).messages;
-  const last = messages.at(-1);
-  return last?.role === 'user' && last.content === TASK ? { text: ANSWER } : { text: 'no script' };
-}
-
-let setup: BrowserSetup;
-let browser: Browser;
-let web: StaticServer;
-let openai: ScriptedServer;
-let bridge: TestBridge;
+let agent: RealAgent;
 
 beforeAll(async () => {
-  setup = await startBrowserSetup('tandem-e2e-markdown-', 'diagrams');
-  ({ browser, web } = setup);
-  openai = await startScriptedOpenAIServer({ turns: turnFor, model: 'scripted-model' });
-  bridge = await startTestBridge({
-    dataDir: join(setup.root, 'data'),
-    chooseFolder: async () => setup.project,
-    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-markdown' },
-    sandboxState: probeSandbox,
-    realAgent: true,
-  });
+  agent = await startRealAgent(
+    'markdown',
+    'diagrams',
+    scriptedTurn({ [TASK]: [{ text: ANSWER }] }),
+  );
 });
 
-afterAll(async () => {
-  await bridge?.close();
-  await openai?.close();
-  await setup?.close();
-});
+afterAll(() => agent?.close());
 
 describe("links and images in the agent's answer", () => {
   it('load nothing from anywhere, and show where each one points', async () => {
-    const { page, problems } = await openAppPage(browser, web.url, bridge.url);
+    const { page, problems } = await openAppPage(
+      agent.setup.browser,
+      agent.setup.web.url,
+      agent.bridge.url,
+    );
     const requested: string[] = [];
     await page.route('**/*', (route) => {
       requested.push(route.request().url());
@@ -76,7 +51,7 @@ describe("links and images in the agent's answer", () => {
     await answer.waitFor();
 
     // Nothing left for another host: not the share, not the image server.
-    const appOrigin = new URL(web.url).origin;
+    const appOrigin = new URL(agent.setup.web.url).origin;
     const elsewhere = requested.filter((url) => !url.startsWith(appOrigin));
     expect(elsewhere).toEqual([]);
     expect(requested.some((url) => url.includes('share'))).toBe(false);

@@ -5,60 +5,39 @@
 // Settings shows the server's state, confinement and tools. Waits are on DOM state, never time.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/main/shell/sandbox-probe';
 import { EVERYTHING_ENTRY } from '../src/test-support/mcp-servers';
-import {
-  startScriptedOpenAIServer,
-  type ScriptedServer,
-} from '../src/test-support/scripted-openai-server';
 import { openAppPage, saveScreenshot } from './support/app-page';
-import { startBrowserSetup, type BrowserSetup } from './support/browser-setup';
-import type { StaticServer } from './support/static-server';
-import { startTestBridge, type TestBridge } from './support/test-bridge-server';
+import { startRealAgent, type RealAgent } from './support/agent-window';
 
-let setup: BrowserSetup;
-let browser: Browser;
-let web: StaticServer;
-let openai: ScriptedServer;
-let bridge: TestBridge;
-let project: string;
+let agent: RealAgent;
 
 beforeAll(async () => {
-  setup = await startBrowserSetup('tandem-e2e-mcp-', 'shop');
-  ({ browser, web, project } = setup);
-  await writeFile(
-    join(project, '.mcp.json'),
-    JSON.stringify({
-      mcpServers: { everything: { command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] } },
-    }),
-  );
-  openai = await startScriptedOpenAIServer({
-    turns: [
+  agent = await startRealAgent(
+    'mcp',
+    'shop',
+    [
       { toolCalls: [{ name: 'mcp__everything__get-tiny-image', arguments: {} }] },
       { text: 'Here is the logo.' },
     ],
-    model: 'scripted-model',
-  });
-  bridge = await startTestBridge({
-    dataDir: join(setup.root, 'data'),
-    chooseFolder: async () => project,
-    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-mcp' },
-    sandboxState: probeSandbox,
-    realAgent: true,
-  });
+    {
+      prepare: (project) =>
+        writeFile(
+          join(project, '.mcp.json'),
+          JSON.stringify({
+            mcpServers: { everything: { command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] } },
+          }),
+        ),
+    },
+  );
 });
 
-afterAll(async () => {
-  await bridge?.close();
-  await openai?.close();
-  await setup?.close();
-});
+afterAll(() => agent?.close());
 
 describe('MCP servers in the window', () => {
   it('accepts a project .mcp.json, asks for an untrusted tool, and shows its image', async () => {
-    const { page, problems } = await openAppPage(browser, web.url, bridge.url);
+    const { page, problems } = await openAppPage(agent.setup.browser, agent.setup.web.url, agent.bridge.url);
     await page.getByRole('button', { name: 'Choose a folder' }).click();
 
     const dialog = page.getByRole('dialog', { name: 'This project names MCP servers' });
@@ -74,7 +53,7 @@ describe('MCP servers in the window', () => {
     await dialog.getByRole('button', { name: 'Accept and start' }).click();
     await dialog.waitFor({ state: 'detached' });
     // Main asked in its own dialog, with the exact command line.
-    expect(bridge.confirmations.at(-1)?.detail).toContain(
+    expect(agent.bridge.confirmations.at(-1)?.detail).toContain(
       `• everything: node ${EVERYTHING_ENTRY} stdio`,
     );
     await page.getByRole('button', { name: 'MCP servers: 1/1 ready' }).waitFor();

@@ -114,10 +114,11 @@ describe('the status bar', () => {
 describe('the theme', () => {
   it('follows the OS, and the Settings switch overrides it and is kept', async () => {
     const { page } = await app.openProject();
+    // The renderer follows the OS on its media change event, dispatched on the next frame.
     await page.emulateMedia({ colorScheme: 'dark' });
-    expect((await background(page)).trim()).toBe('#15181d');
+    await expect.poll(async () => (await background(page)).trim()).toBe('#15181d');
     await page.emulateMedia({ colorScheme: 'light' });
-    expect((await background(page)).trim()).toBe('#f7f6f3');
+    await expect.poll(async () => (await background(page)).trim()).toBe('#f7f6f3');
 
     await page.getByRole('button', { name: 'Settings' }).click();
     const appearance = page.getByRole('region', { name: 'Appearance' });

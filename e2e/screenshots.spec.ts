@@ -100,6 +100,8 @@ afterAll(async () => {
 async function shoot(page: Page, name: string, before?: (width: number) => Promise<void>) {
   for (const theme of THEMES) {
     await page.emulateMedia({ colorScheme: theme });
+    // The renderer follows the OS on its media change event (the next frame): wait for it.
+    await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: 'attached' });
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
       await before?.(width);

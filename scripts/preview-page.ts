@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { bridgeClientScript } from '../e2e/support/bridge-client';
 
 export const PREVIEW_SCRIPT_PATH = 'tandem-preview.js';
-export const PREVIEW_BADGE = 'Development preview: the window in a browser, not the Tandem app';
+const PREVIEW_BADGE = 'Development preview: the window in a browser, not the Tandem app';
 
 export function previewPageScript(bridgeUrl: string): string {
   const badge = `(() => {

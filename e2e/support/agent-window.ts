@@ -7,6 +7,7 @@ import { probeSandbox } from '../../src/main/shell/sandbox-probe';
 import {
   startScriptedOpenAIServer,
   type ScriptedServer,
+  type ScriptedServerOptions,
   type ScriptedTurn,
 } from '../../src/test-support/scripted-openai-server';
 import { openAppPage, type AppPage } from './app-page';
@@ -15,15 +16,9 @@ import { startTestBridge, type TestBridge, type TestBridgeOptions } from './test
 
 export type Scripts = Readonly<Record<string, readonly ScriptedTurn[]>>;
 
-export interface AgentWindow {
-  readonly setup: BrowserSetup;
-  readonly openai: ScriptedServer;
-  readonly bridge: TestBridge;
-  readonly project: string;
-  readonly dataDir: string;
+export interface AgentWindow extends RealAgent {
   /** A new page with the project open, at the given width (1100 by default). */
   openProject(width?: number): Promise<AppPage>;
-  close(): Promise<void>;
 }
 
 /**
@@ -45,24 +40,43 @@ export function scriptedTurn(scripts: Scripts) {
   };
 }
 
-export async function startAgentWindow(
+export type RealAgentOptions = Partial<TestBridgeOptions> & {
+  /** Runs on the project folder before the servers start (files the scenario needs). */
+  readonly prepare?: (project: string) => Promise<void>;
+};
+
+/** The parts every real-agent window spec starts, before any page is open. */
+export interface RealAgent {
+  readonly setup: BrowserSetup;
+  readonly openai: ScriptedServer;
+  readonly bridge: TestBridge;
+  readonly project: string;
+  readonly dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium over the built renderer, the scripted model playing `turns`, and the real handlers
+ * and agent behind the bridge on a temp project folder named `folder`.
+ */
+export async function startRealAgent(
   name: string,
-  scripts: Scripts,
-  options: Partial<TestBridgeOptions> = {},
-): Promise<AgentWindow> {
-  const setup = await startBrowserSetup(`tandem-e2e-${name}-`, 'shop');
+  folder: string,
+  turns: ScriptedServerOptions['turns'],
+  options: RealAgentOptions = {},
+): Promise<RealAgent> {
+  const { prepare, ...bridgeOptions } = options;
+  const setup = await startBrowserSetup(`tandem-e2e-${name}-`, folder);
+  await prepare?.(setup.project);
   const dataDir = join(setup.root, 'data');
-  const openai = await startScriptedOpenAIServer({
-    turns: scriptedTurn(scripts),
-    model: 'scripted-model',
-  });
+  const openai = await startScriptedOpenAIServer({ turns, model: 'scripted-model' });
   const bridge = await startTestBridge({
     dataDir,
     chooseFolder: async () => setup.project,
-    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: 'sk-e2e-window' },
+    provider: { baseUrl: openai.baseUrl, model: 'scripted-model', apiKey: `sk-e2e-${name}` },
     sandboxState: probeSandbox,
     realAgent: true,
-    ...options,
+    ...bridgeOptions,
   });
   return {
     setup,
@@ -70,17 +84,29 @@ export async function startAgentWindow(
     bridge,
     project: setup.project,
     dataDir,
+    async close() {
+      await bridge.close();
+      await openai.close();
+      await setup.close();
+    },
+  };
+}
+
+export async function startAgentWindow(
+  name: string,
+  scripts: Scripts,
+  options: RealAgentOptions = {},
+): Promise<AgentWindow> {
+  const agent = await startRealAgent(name, 'shop', scriptedTurn(scripts), options);
+  const { setup, bridge } = agent;
+  return {
+    ...agent,
     async openProject(width = 1100) {
       const opened = await openAppPage(setup.browser, setup.web.url, bridge.url);
       await opened.page.setViewportSize({ width, height: 720 });
       await opened.page.getByRole('button', { name: 'Choose a folder' }).click();
       await opened.page.getByRole('heading', { name: 'shop' }).waitFor();
       return opened;
-    },
-    async close() {
-      await bridge.close();
-      await openai.close();
-      await setup.close();
     },
   };
 }

@@ -33,7 +33,7 @@ function McpServers({ workspace }: SettingsSectionProps): React.JSX.Element {
 }
 
 /** In order, top to bottom. */
-export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
+const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   ProviderSection,
   ProjectPermissions,
   McpServers,

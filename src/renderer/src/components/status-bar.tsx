@@ -87,7 +87,7 @@ function Tokens(): React.JSX.Element {
 }
 
 /** Left of the spacer, in order. */
-export const STATUS_ITEMS: readonly StatusItem[] = [
+const STATUS_ITEMS: readonly StatusItem[] = [
   RunState,
   ModelName,
   Mode,
@@ -95,7 +95,7 @@ export const STATUS_ITEMS: readonly StatusItem[] = [
   McpStatusItem,
 ];
 /** Right of the spacer, in order. */
-export const STATUS_ITEMS_END: readonly StatusItem[] = [Context, Tokens];
+const STATUS_ITEMS_END: readonly StatusItem[] = [Context, Tokens];
 
 export function StatusBar({ workspace }: { workspace: WorkspaceInfo }): React.JSX.Element {
   return (

@@ -259,7 +259,7 @@ function RevertControl(props: { callId: string; reverted: boolean }): React.JSX.
 }
 
 /** One line of at most 120 characters (cut between code points), escapes shown. */
-export function summariseArgs(args: unknown): string {
+function summariseArgs(args: unknown): string {
   const text =
     typeof args === 'string'
       ? args

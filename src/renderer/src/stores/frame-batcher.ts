@@ -7,7 +7,7 @@
 export type Scheduler = (flush: () => void) => () => void;
 
 /** The next animation frame, or 100 ms, whichever comes first. */
-export const nextFrame: Scheduler = (flush) => {
+const nextFrame: Scheduler = (flush) => {
   let done = false;
   const run = (): void => {
     if (done) return;

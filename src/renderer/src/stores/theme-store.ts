@@ -1,5 +1,7 @@
 // Light, dark, or as the OS says (prefers-color-scheme). A view preference only: kept in the
 // window's local storage and applied as data-theme on <html>; nothing of it reaches main.
+// data-theme is always resolved to 'light' or 'dark', so the stylesheets select the dark theme
+// by the attribute alone and define it once.
 import { create } from 'zustand';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
@@ -16,14 +18,19 @@ function stored(): ThemeChoice {
   }
 }
 
+const osDark = window.matchMedia('(prefers-color-scheme: dark)');
+let current: ThemeChoice = stored();
+
 function apply(choice: ThemeChoice): void {
-  const root = document.documentElement;
-  if (choice === 'system') delete root.dataset.theme;
-  else root.dataset.theme = choice;
+  current = choice;
+  const dark = choice === 'dark' || (choice === 'system' && osDark.matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }
 
+/** Applies the kept choice and, while it is "as the system", follows the OS when it changes. */
 export function applyStoredTheme(): void {
   apply(stored());
+  osDark.addEventListener('change', () => apply(current));
 }
 
 interface ThemeStore {
@@ -32,7 +39,7 @@ interface ThemeStore {
 }
 
 export const useThemeStore = create<ThemeStore>((set) => ({
-  choice: stored(),
+  choice: current,
   choose(choice) {
     try {
       window.localStorage.setItem(KEY, choice);
