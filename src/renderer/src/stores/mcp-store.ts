@@ -29,6 +29,8 @@ interface McpStore {
 export const useMcpStore = create<McpStore>((set, get) => {
   let loading: Promise<void> | null = null;
   let again = false;
+  /** The message a failed refresh showed: a later refresh that works takes it away. */
+  let loadError: string | null = null;
 
   async function act(action: () => Promise<McpOverview>): Promise<boolean> {
     set({ busy: true, error: null });
@@ -59,9 +61,14 @@ export const useMcpStore = create<McpStore>((set, get) => {
         do {
           again = false;
           try {
-            set({ overview: await window.tandem.getMcpOverview() });
+            const overview = await window.tandem.getMcpOverview();
+            const stale = loadError;
+            loadError = null;
+            // An action's error stays until dismissed; only a refresh's own failure is stale now.
+            set((state) => ({ overview, error: state.error === stale ? null : state.error }));
           } catch (error) {
-            set({ error: errorMessage(error) });
+            loadError = errorMessage(error);
+            set({ error: loadError });
           }
         } while (again);
         loading = null;
