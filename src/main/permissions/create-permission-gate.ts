@@ -110,6 +110,16 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       // The person's own edit: it runs on the answer they gave, unless it needs more than the
       // card they answered showed; then they are asked again, with what is new first.
       const added = newReasons(decided.reasons, request.editOf.reasons);
+      const { namedFiles } = request.editOf;
+      if (namedFiles && decided.parts) {
+        // The edit was answered before the calls ahead of it ran: the scripts it names must
+        // still be what they were then (as for the card itself: see the fingerprint).
+        const now = await namedFileContents(ctx.folder, decided.parts, Object.keys(namedFiles));
+        const changed = Object.keys(namedFiles).filter((name) => now[name] !== namedFiles[name]);
+        if (changed.length > 0) {
+          added.unshift(`a file your edit runs changed after you answered: ${changed.join(', ')}`);
+        }
+      }
       if (added.length === 0) {
         return {
           kind: 'run',
@@ -226,6 +236,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       if (answered.answer.kind === 'deny' || answered.answer.kind === 'deny-with-note') {
         return deniedVerdict(answered);
       }
+      // An edited command shown early with its turn: the files it names, as they are now.
+      const editNamed =
+        answered.edited && request.ready
+          ? await editedNamedFiles(request, answered.edited)
+          : undefined;
       if (request.ready) {
         // Shown early with the rest of its turn: it runs only after the calls before it, and
         // what they changed is checked below (the fingerprint). Outside content they brought in
@@ -256,7 +271,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           {
             ...withoutReady(request),
             args: checked.args,
-            editOf: { reasons: [...lead, ...decided.reasons], answeredAt: answered.at },
+            editOf: {
+              reasons: [...lead, ...decided.reasons],
+              answeredAt: answered.at,
+              ...(editNamed ? { namedFiles: editNamed } : {}),
+            },
           },
           emit,
           signal,
@@ -274,6 +293,21 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       kind: 'refuse',
       message: `${tool.name} was not run: its arguments or target file kept changing while the person was asked.`,
     };
+  }
+
+  /** The project files an edited command names, read when the person answered. */
+  async function editedNamedFiles(
+    request: GateRequest,
+    edited: Parameters<typeof withEdit>[1],
+  ): Promise<Record<string, string> | undefined> {
+    const checked = request.revalidate?.(withEdit(request.args, edited));
+    if (!checked?.ok || !request.tool.target) return undefined;
+    const target = request.tool.target(checked.args as never, request.ctx);
+    if (target.kind !== 'command') return undefined;
+    const verdict = await deps.classifyCommand(target.command, request.ctx.folder, {
+      untouchable: request.ctx.services.dataFolders ?? [],
+    });
+    return namedFileContents(request.ctx.folder, verdict.parts);
   }
 
   async function remember(

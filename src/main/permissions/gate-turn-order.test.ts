@@ -41,11 +41,22 @@ beforeEach(async () => {
 
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-/** A promise and its resolve, standing for "the calls before this one have finished". */
-function turnBefore(): { ready: Promise<void>; finish: () => void } {
+/**
+ * A promise and its resolve, standing for "the calls before this one have finished"; `awaited`
+ * says whether the gate has begun to wait on it (its answer is then taken in full).
+ */
+function turnBefore(): { ready: Promise<void>; finish: () => void; awaited: () => boolean } {
   let finish = (): void => {};
+  let waiting = false;
   const ready = new Promise<void>((resolve) => (finish = resolve));
-  return { ready, finish };
+  const then = ready.then.bind(ready);
+  Object.assign(ready, {
+    then: (...args: Parameters<typeof then>) => {
+      waiting = true;
+      return then(...args);
+    },
+  });
+  return { ready, finish, awaited: () => waiting };
 }
 
 let counter = 0;
@@ -54,6 +65,7 @@ function call(
   args: unknown,
   ready: Promise<void>,
   taint: { taintedBy?: string } = {},
+  editable = false,
 ): Promise<GateVerdict> {
   const callId = `c${++counter}`;
   const signal = new AbortController().signal;
@@ -73,6 +85,9 @@ function call(
       args,
       ctx,
       ready,
+      ...(editable
+        ? { revalidate: (edited: unknown) => ({ ok: true as const, args: edited }) }
+        : {}),
       get taintedBy() {
         return taint.taintedBy;
       },
@@ -141,6 +156,48 @@ describe('a turn of several calls', () => {
     const second = asked()[1]!;
     broker.answer(second.requestId, second.argsHash, { kind: 'deny' }, 'person');
     expect(await verdict).toMatchObject({ kind: 'refuse' });
+  });
+
+  it('asks again when a call before it rewrote the script the person’s edit runs', async () => {
+    await writeFile(join(folder, 'run.sh'), 'echo benign\n');
+    await writeFile(join(folder, 'other.sh'), 'echo also benign\n');
+    const before = turnBefore();
+    const verdict = call(shellTool, { command: 'sh run.sh' }, before.ready, {}, true);
+    await expect.poll(() => asked().length).toBe(1);
+    const [first] = asked();
+    // The person changed the command to run another script, read as it was, and allowed it.
+    expect(
+      broker.answerEdited(first!.requestId, first!.argsHash, {
+        kind: 'command',
+        command: 'sh other.sh',
+      }).ok,
+    ).toBe(true);
+    // A call ahead in the turn then rewrote that script.
+    await expect.poll(before.awaited).toBe(true);
+    await writeFile(join(folder, 'other.sh'), 'cat ~/.ssh/id_rsa\n');
+    before.finish();
+    await expect.poll(() => asked().length).toBe(2);
+    const second = asked()[1]!;
+    expect(second.reasons.join(' ')).toContain(
+      'a file your edit runs changed after you answered: other.sh',
+    );
+    broker.answer(second.requestId, second.argsHash, { kind: 'deny' }, 'person');
+    expect(await verdict).toMatchObject({ kind: 'refuse' });
+  });
+
+  it('runs the person’s edit on their answer when the script it names is unchanged since', async () => {
+    await writeFile(join(folder, 'other.sh'), 'echo benign\n');
+    const before = turnBefore();
+    const verdict = call(shellTool, { command: 'sh other.sh' }, before.ready, {}, true);
+    await expect.poll(() => asked().length).toBe(1);
+    const [first] = asked();
+    broker.answerEdited(first!.requestId, first!.argsHash, {
+      kind: 'command',
+      command: 'sh other.sh',
+    });
+    before.finish();
+    expect(await verdict).toMatchObject({ kind: 'run', args: { command: 'sh other.sh' } });
+    expect(asked()).toHaveLength(1);
   });
 
   it('asks again, saying so, when a call before it brought in outside content', async () => {

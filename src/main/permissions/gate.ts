@@ -23,7 +23,12 @@ export interface GateRequest {
    */
   readonly revalidate?: (args: unknown) => RevalidatedArgs;
   /** Set when `args` are the person's edit of a card: the reasons that card showed. */
-  readonly editOf?: { readonly reasons: readonly string[]; readonly answeredAt: number };
+  readonly editOf?: {
+    readonly reasons: readonly string[];
+    readonly answeredAt: number;
+    /** For a command: the project files the edit names, as they were when it was answered. */
+    readonly namedFiles?: Readonly<Record<string, string>>;
+  };
 }
 
 export type RevalidatedArgs =
