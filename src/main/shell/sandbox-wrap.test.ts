@@ -64,6 +64,22 @@ describe('prepareSandbox', () => {
     );
     expect(none.wrap).toBeUndefined();
     expect(none.env).toEqual({});
+    // Without a pid namespace, what a command leaves running is found by scanning /proc.
+    expect(none.contained).toBe(false);
+  });
+
+  it('says bubblewrap contains the command: its argv makes a pid namespace that dies with it', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-wrap-'));
+    const prepared = await prepareSandbox(BWRAP, {
+      folder,
+      home: '',
+      allowNetwork: false,
+      access: GIT,
+    });
+    expect(prepared.contained).toBe(true);
+    const argv = prepared.wrap?.(['/bin/true']) ?? [];
+    expect(argv).toContain('--unshare-pid');
+    expect(argv).toContain('--die-with-parent');
   });
 
   it.runIf(state.kind === 'bwrap')(
