@@ -90,7 +90,10 @@ export async function prepareSandbox(
   switch (state.kind) {
     case 'bwrap': {
       if (!state.available) break;
-      const entries: readonly GitEntry[] = findGitEntries(plan.folder).entries;
+      // A read-only project binds no .git entries (everything below it is read-only already), so
+      // the scan, which lists every folder two levels down, is skipped for it.
+      const entries: readonly GitEntry[] =
+        plan.access.kind === 'read-only' ? [] : findGitEntries(plan.folder).entries;
       const writableGit =
         plan.access.kind === 'read-write' && plan.access.git === 'protected'
           ? entries.filter((entry) => entry.kind === 'folder').map((entry) => entry.path)
