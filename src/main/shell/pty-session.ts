@@ -163,8 +163,8 @@ export async function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
       options.signal?.removeEventListener('abort', onAbort);
       if (options.sessions && options.callId) options.sessions.remove(options.callId, term);
       // Background jobs and anything else in the command's session go with it. In a contained run
-      // the kernel kills them when the namespace's init ends (with the command, or with the
-      // leader); the group kill only hurries along what is still on its way out.
+      // everything lives in a pid namespace whose init dies with the leader (and is in its group,
+      // so the group kill reaches it too): the kernel kills the rest when that init goes.
       if (options.contained) killProcessGroup(leader);
       else killProcessTree(leader);
       dataListener.dispose();
