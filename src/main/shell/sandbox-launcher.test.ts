@@ -277,10 +277,10 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
 
   it('contained: what an exited command left running, in its group, another group or another session, dies with it without a /proc scan', async () => {
     const marker = 986_000 + (process.pid % 1000);
-    // Each one detached from the terminal, so none of them keeps the pty open either.
+    // One keeps the pty open; the others are detached from it, so only the kernel ends them.
     const quiet = '>/dev/null 2>&1 </dev/null';
     const result = await sandboxed(
-      `sleep ${marker} ${quiet} & setsid sleep ${marker} ${quiet} & (set -m; sleep ${marker} ${quiet} &) ; echo left`,
+      `sleep ${marker} & sleep ${marker} ${quiet} & setsid sleep ${marker} ${quiet} & (set -m; sleep ${marker} ${quiet} &) ; echo left`,
       false,
       { contained: true },
     );
