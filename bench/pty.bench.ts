@@ -81,6 +81,8 @@ async function main(): Promise<void> {
             folder,
             timeoutMs: 10_000,
             wrap: sandboxed ? (argv) => bwrapArgv(plan, argv) : undefined,
+            // As the shell tool runs it: bwrap's pid namespace ends what the command left.
+            contained: sandboxed,
           }),
         );
         times.push(t.ms);

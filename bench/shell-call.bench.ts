@@ -1,7 +1,9 @@
 // Shell call bench (issue 15): the per-call cost of a write-capable command
 // (`echo ok | tee -a shell_ok.log`) through the shell tool with change tracking, on a 20-file and
 // a 10,000-file project, with and without bubblewrap, beside a raw spawn of the same command in the
-// same run. The change tracking's own share (the look before and the look after) is timed apart.
+// same run. Each call is classified once and handed to the tool with a permit, as the permission
+// gate does. The classification and the change tracking's share (the look before and the look
+// after) are timed apart; with bubblewrap, so is a raw spawn of the exact bwrap argv the tool runs.
 // Also: preparing the index when a session opens, the first command, the walk fallback, and a
 // 450 MB file with one appended line (time and peak RSS).
 // Run: npm run bench:shell-call (npx tsx bench/shell-call.bench.ts); BIG_MB=0 skips the big file,
@@ -12,11 +14,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SandboxState } from '../src/shared/tool-types';
 import { classifyCommand } from '../src/main/shell/command-classifier';
+import { shellArgv } from '../src/main/shell/pty-session';
 import { probeSandbox } from '../src/main/shell/sandbox-probe';
+import { prepareSandbox } from '../src/main/shell/sandbox-wrap';
 import { runsReadOnly } from '../src/main/tools/builtin-tools';
 import { withCommandJournal } from '../src/main/tools/command-journal';
 import { createShellTool } from '../src/main/tools/shell-tool';
-import type { ToolContext } from '../src/main/tools/tool';
+import type { AnyTool, ToolContext } from '../src/main/tools/tool';
 import { openProjectJournal, type ProjectJournal } from '../src/main/workspace/project-journal';
 import { median, p95 } from './percentiles';
 
@@ -42,10 +46,14 @@ async function makeProject(files: number): Promise<string> {
   return folder;
 }
 
-function rawSpawn(folder: string): Promise<number> {
+function rawSpawn(
+  folder: string,
+  argv: readonly string[] = ['/bin/bash', '-c', COMMAND],
+): Promise<number> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/bash', ['-c', COMMAND], { cwd: folder, stdio: 'ignore' });
+    const [file = '', ...args] = argv;
+    const child = spawn(file, args, { cwd: folder, stdio: 'ignore' });
     child.once('error', reject);
     child.once('exit', () => resolve(performance.now() - start));
   });
@@ -75,7 +83,7 @@ function timedSnapshots(project: ProjectJournal, timed: Timed) {
 }
 
 let calls = 0;
-function context(folder: string): ToolContext {
+function context(folder: string, permit?: ToolContext['permit']): ToolContext {
   return {
     folder,
     sessionId: 'bench',
@@ -83,7 +91,30 @@ function context(folder: string): ToolContext {
     signal: new AbortController().signal,
     onOutput: () => undefined,
     services: {},
+    ...(permit ? { permit } : {}),
   };
+}
+
+/** One call as the agent makes it: classified once (the gate), then run with the person's permit. */
+async function gatedCall(tool: AnyTool, folder: string, classified: number[]) {
+  const start = performance.now();
+  const verdict = await classifyCommand(COMMAND, folder);
+  classified.push(performance.now() - start);
+  return tool.execute({ command: COMMAND }, context(folder, { basis: 'person', command: verdict }));
+}
+
+/** The exact argv the shell tool runs for COMMAND under `sandbox` (bwrap's, with its mounts). */
+async function sandboxArgv(sandbox: SandboxState, folder: string): Promise<readonly string[]> {
+  const prepared = await prepareSandbox(sandbox, {
+    folder,
+    home: os.homedir(),
+    allowNetwork: false,
+    access: { kind: 'read-write', git: 'read-only' },
+    dataFolders: [],
+  });
+  await prepared.finish();
+  const argv = shellArgv(COMMAND);
+  return prepared.wrap ? prepared.wrap(argv) : argv;
 }
 
 async function measure(
@@ -108,21 +139,26 @@ async function measure(
       snapshots: timedSnapshots(project, timed),
       isReadOnly: runsReadOnly,
     });
+    const classified: number[] = [];
     // The first command, started as soon as the session opened (prepare still running).
     const first = performance.now();
-    await tool.execute({ command: COMMAND }, context(folder));
+    await gatedCall(tool, folder, classified);
     const firstMs = performance.now() - first;
     await prepared;
     if (watch && project.tracker.mode !== 'watch') throw new Error('the watch did not start');
-    for (let i = 0; i < 3; i++) await tool.execute({ command: COMMAND }, context(folder));
+    for (let i = 0; i < 3; i++) await gatedCall(tool, folder, classified);
     timed.before.length = 0;
     timed.after.length = 0;
+    classified.length = 0;
+    const wrapped = sandbox.available ? await sandboxArgv(sandbox, folder) : undefined;
     const raw: number[] = [];
+    const rawWrapped: number[] = [];
     const call: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       raw.push(await rawSpawn(folder));
+      if (wrapped) rawWrapped.push(await rawSpawn(folder, wrapped));
       const start = performance.now();
-      const result = await tool.execute({ command: COMMAND }, context(folder));
+      const result = await gatedCall(tool, folder, classified);
       call.push(performance.now() - start);
       if (typeof result === 'string' || !result.changes || result.changes.kind !== 'tracked')
         throw new Error(`not tracked: ${JSON.stringify(result)}`);
@@ -137,7 +173,7 @@ async function measure(
     const againMs = performance.now() - againStart;
     await again.release();
     rows.push(
-      `| ${label} | ${ms(raw)} | ${ms(call)} | ${ms(overhead)} | ${ms(tracking)} (before ${median(timed.before).toFixed(1)}, after ${median(timed.after).toFixed(1)}) | ${firstMs.toFixed(0)} ms | ${prepareMs.toFixed(0)} ms (open ${(prepareStart - openStart).toFixed(0)} ms); next open ${againMs.toFixed(0)} ms |`,
+      `| ${label} | ${ms(raw)} | ${rawWrapped.length > 0 ? ms(rawWrapped) : '–'} | ${ms(call)} | ${ms(overhead)} | ${median(classified).toFixed(1)} ms | ${ms(tracking)} (before ${median(timed.before).toFixed(1)}, after ${median(timed.after).toFixed(1)}) | ${firstMs.toFixed(0)} ms | ${prepareMs.toFixed(0)} ms (open ${(prepareStart - openStart).toFixed(0)} ms); next open ${againMs.toFixed(0)} ms |`,
     );
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -200,11 +236,15 @@ async function main(): Promise<void> {
   }
   if (!bigOnly) await measure(10_000, NO_SANDBOX, false, rows);
   const bigMb = Number(process.env.BIG_MB ?? 450);
+  const cpu = process.cpuUsage();
   console.log(
-    `Command: \`${COMMAND}\`; ${RUNS} runs after 3 warm-up calls; ${os.cpus().length} cores, Node ${process.version}, ${os.platform()} ${os.release()}\n`,
+    `Command: \`${COMMAND}\`; ${RUNS} runs after 3 warm-up calls; ${os.cpus().length} cores, Node ${process.version}, ${os.platform()} ${os.release()}; load average at the end ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; this process used ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU\n`,
   );
   console.log(
-    '| project | raw spawn | shell tool call | call − raw | change tracking (before + after) | first command (sent at open) | prepare at open (first ever; next open) |\n| --- | --- | --- | --- | --- | --- | --- |',
+    '| project | raw spawn | raw spawn of the bwrap argv | shell tool call | call − raw | classification | change tracking (before + after) | first command (sent at open) | prepare at open (first ever; next open) |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const row of rows) console.log(row);
   if (bigMb > 0) {

@@ -7,7 +7,7 @@ import { commandEnv } from './command-env';
 import type { GitMode } from './command-env';
 import { OutputCapture } from './output-capture';
 import { drainBeforeDestroy } from './pty-drain';
-import { killProcessTree } from './process-reaper';
+import { killProcessGroup, killProcessTree } from './process-reaper';
 import type { ShellSessions } from './shell-sessions';
 
 export interface PtyRunOptions {
@@ -28,6 +28,13 @@ export interface PtyRunOptions {
   readonly git?: GitMode;
   /** Wraps the shell's argv, e.g. in bubblewrap. Identity when absent. */
   readonly wrap?: (argv: readonly string[]) => readonly string[];
+  /**
+   * True when `wrap` runs the command in a pid namespace that the kernel empties when the leader
+   * exits (bubblewrap with --unshare-pid and --die-with-parent): after a normal exit only the
+   * group is signalled, without scanning every process on the machine. A timeout or stop still
+   * scans.
+   */
+  readonly contained?: boolean;
   /** Silence longer than this before the end means "may be waiting for input". */
   readonly quietMs?: number;
   readonly budgetBytes?: number;
@@ -155,8 +162,11 @@ export async function runInPty(options: PtyRunOptions): Promise<PtyRunResult> {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (options.sessions && options.callId) options.sessions.remove(options.callId, term);
-      // Background jobs and anything else in the command's session go with it.
-      killProcessTree(leader);
+      // Background jobs and anything else in the command's session go with it. In a contained run
+      // everything lives in a pid namespace whose init dies with the leader (and is in its group,
+      // so the group kill reaches it too): the kernel kills the rest when that init goes.
+      if (options.contained) killProcessGroup(leader);
+      else killProcessTree(leader);
       dataListener.dispose();
       const captured = capture.result();
       const quietAtEnd = endedAt - lastOutputAt >= quietMs;

@@ -233,29 +233,36 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(Number(result.text.trim())).toBeLessThan(5);
   });
 
+  /** Live (non-zombie) processes whose command line is `sleep <marker>`. */
+  const sleepers = (marker: number) =>
+    readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          return (
+            readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`sleep\u0000${marker}\u0000`) &&
+            !/\) Z /.test(stat)
+          );
+        } catch {
+          return false;
+        }
+      });
+
+  /** Polls for up to 10 s, so a loaded machine cannot make it give up too early. */
+  async function noSleepersLeft(marker: number): Promise<void> {
+    for (let i = 0; i < 500 && sleepers(marker).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(sleepers(marker)).toEqual([]);
+  }
+
   it('leaves no process behind on timeout, and Ctrl-C from the person still works', async () => {
     const marker = 987_000 + (process.pid % 1000);
     const result = await sandboxed(`sleep ${marker} & echo started; sleep ${marker + 1}`, false, {
       timeoutMs: 3_000,
     });
     expect(result.ending).toBe('timed-out');
-    const survivors = () =>
-      readdirSync('/proc')
-        .filter((name) => /^\d+$/.test(name))
-        .filter((pid) => {
-          try {
-            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-            return (
-              readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`sleep\u0000${marker}`) &&
-              !/\) Z /.test(stat)
-            );
-          } catch {
-            return false;
-          }
-        });
-    for (let i = 0; i < 500 && survivors().length > 0; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(survivors()).toEqual([]);
+    await noSleepersLeft(marker);
 
     const sessions = new ShellSessions();
     const interrupted = await sandboxed('echo ready; sleep 30', false, {
@@ -266,6 +273,20 @@ describe.runIf(state.kind === 'bwrap')('commands in bubblewrap', () => {
       },
     });
     expect(interrupted.ending).toBe('exited');
+  });
+
+  it('contained: what an exited command left running, in its group, another group or another session, dies with it without a /proc scan', async () => {
+    const marker = 986_000 + (process.pid % 1000);
+    // One keeps the pty open; the others are detached from it, so only the kernel ends them.
+    const quiet = '>/dev/null 2>&1 </dev/null';
+    const result = await sandboxed(
+      `sleep ${marker} & sleep ${marker} ${quiet} & setsid sleep ${marker} ${quiet} & (set -m; sleep ${marker} ${quiet} &) ; echo left`,
+      false,
+      { contained: true },
+    );
+    expect(result).toMatchObject({ ending: 'exited', exitCode: 0 });
+    expect(result.text).toContain('left');
+    await noSleepersLeft(marker);
   });
 });
 

@@ -5,6 +5,7 @@
 // otherwise; then .git is read-only unless the command runs git, and even then the parts of .git
 // that make git run code later outside the sandbox (hooks, config, commondir...) stay read-only.
 import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../workspace/path-guard';
 
@@ -127,6 +128,13 @@ function entryKind(p: string): GitEntry['kind'] | 'link' | undefined {
   return undefined;
 }
 
+function direntKind(entry: Dirent): GitEntry['kind'] | 'link' | undefined {
+  if (entry.isDirectory()) return 'folder';
+  if (entry.isFile()) return 'file';
+  if (entry.isSymbolicLink()) return 'link';
+  return undefined;
+}
+
 /**
  * `.git` folders and files in the project folder and up to `depth` levels below it (no symlinks
  * followed). The sandbox binds these; repositories git itself enters (submodules, at any depth)
@@ -141,21 +149,34 @@ export function findGitEntries(
   const links: string[] = [];
   let level = [folder];
   let scanned = 0;
+  const note = (gitPath: string, kind: GitEntry['kind'] | 'link' | undefined) => {
+    if (kind === 'link') links.push(gitPath);
+    else if (kind) found.push({ path: gitPath, kind });
+  };
   for (let at = 0; at <= depth && level.length > 0; at++) {
     const next: string[] = [];
     for (const dir of level) {
       const gitPath = path.join(dir, '.git');
-      const kind = entryKind(gitPath);
-      if (kind === 'link') links.push(gitPath);
-      else if (kind) found.push({ path: gitPath, kind });
-      if (at === depth) continue;
-      if (scanned >= limit) return { entries: found, links, complete: false };
+      if (at === depth || scanned >= limit) {
+        note(gitPath, entryKind(gitPath));
+        if (at === depth) continue;
+        return { entries: found, links, complete: false };
+      }
       scanned++;
+      let entries: Dirent[];
       try {
-        for (const entry of readdirSync(dir, { withFileTypes: true }))
-          if (entry.isDirectory() && entry.name !== '.git') next.push(path.join(dir, entry.name));
+        entries = readdirSync(dir, { withFileTypes: true });
       } catch {
-        // Unreadable folder: nothing below it to protect that the command could read either.
+        // Unreadable folder: nothing below it to protect that the command could read either,
+        // but a .git in it may still be reached by name.
+        note(gitPath, entryKind(gitPath));
+        continue;
+      }
+      // The listing already says what .git is (as lstat would: links are not followed), so a
+      // project of thousands of folders costs no extra lstat per folder.
+      for (const entry of entries) {
+        if (entry.name === '.git') note(gitPath, direntKind(entry));
+        else if (entry.isDirectory()) next.push(path.join(dir, entry.name));
       }
     }
     level = next;

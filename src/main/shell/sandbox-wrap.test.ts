@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInPty } from './pty-session';
+import { bwrapArgv } from './sandbox-launcher';
 import type { ProjectAccess } from './sandbox-launcher';
 import { probeSandbox } from './sandbox-probe';
 import { BLOCKED_SUFFIX, prepareSandbox } from './sandbox-wrap';
@@ -64,6 +65,44 @@ describe('prepareSandbox', () => {
     );
     expect(none.wrap).toBeUndefined();
     expect(none.env).toEqual({});
+    // Without a pid namespace, what a command leaves running is found by scanning /proc.
+    expect(none.contained).toBe(false);
+  });
+
+  it('wraps in the argv bwrapArgv builds from a fresh .git scan, for every access', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-wrap-'));
+    for (const dir of ['.git/hooks', 'vendor/lib/.git/hooks', 'sub/.git/info'])
+      await mkdir(path.join(folder, dir), { recursive: true });
+    const accesses: readonly ProjectAccess[] = [
+      { kind: 'read-only' },
+      { kind: 'read-write', git: 'read-only' },
+      GIT,
+    ];
+    for (const access of accesses) {
+      const plan = { folder, home: '', allowNetwork: false, access };
+      const prepared = await prepareSandbox(BWRAP, plan);
+      const argv = prepared.wrap?.(['/bin/true']) ?? [];
+      expect(argv).toEqual(bwrapArgv(plan, ['/bin/true']));
+      // Only a writable project needs the nested repository bound read-only.
+      expect(argv.includes(path.join(folder, 'vendor', 'lib', '.git'))).toBe(
+        access.kind === 'read-write',
+      );
+      await prepared.finish();
+    }
+  });
+
+  it('says bubblewrap contains the command: its argv makes a pid namespace that dies with it', async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'tandem-wrap-'));
+    const prepared = await prepareSandbox(BWRAP, {
+      folder,
+      home: '',
+      allowNetwork: false,
+      access: GIT,
+    });
+    expect(prepared.contained).toBe(true);
+    const argv = prepared.wrap?.(['/bin/true']) ?? [];
+    expect(argv).toContain('--unshare-pid');
+    expect(argv).toContain('--die-with-parent');
   });
 
   it.runIf(state.kind === 'bwrap')(

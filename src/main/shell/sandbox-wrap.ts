@@ -5,12 +5,20 @@ import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxState } from '../../shared/tool-types';
-import { bwrapArgv, findGitEntries, sandboxExecArgv, sandboxExecProfile } from './sandbox-launcher';
+import {
+  BWRAP_ISOLATION_ARGS,
+  bwrapArgv,
+  findGitEntries,
+  sandboxExecArgv,
+  sandboxExecProfile,
+} from './sandbox-launcher';
 import type { GitEntry, SandboxPlan } from './sandbox-launcher';
 
 export interface PreparedSandbox {
   readonly wrap?: (argv: readonly string[]) => readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** Everything the command starts dies with it, by the kernel (see `PtyRunOptions.contained`). */
+  readonly contained: boolean;
   /** Cleans up after the command; returns notes for the person and the model (may be none). */
   finish(): Promise<readonly string[]>;
 }
@@ -65,6 +73,14 @@ function watchNewGitFiles(gitFolders: readonly string[]): () => Promise<string[]
 
 const NOTHING = async (): Promise<readonly string[]> => [];
 
+/**
+ * bwrap makes its init the parent of everything in a fresh pid namespace and ties that init's
+ * life to bwrap's own: when the leader exits, the kernel kills whatever the command left running.
+ */
+const BWRAP_CONTAINS =
+  BWRAP_ISOLATION_ARGS.includes('--unshare-pid') &&
+  BWRAP_ISOLATION_ARGS.includes('--die-with-parent');
+
 export async function prepareSandbox(
   state: SandboxState,
   given: SandboxPlan,
@@ -74,7 +90,10 @@ export async function prepareSandbox(
   switch (state.kind) {
     case 'bwrap': {
       if (!state.available) break;
-      const entries: readonly GitEntry[] = findGitEntries(plan.folder).entries;
+      // A read-only project binds no .git entries (everything below it is read-only already), so
+      // the scan, which lists every folder two levels down, is skipped for it.
+      const entries: readonly GitEntry[] =
+        plan.access.kind === 'read-only' ? [] : findGitEntries(plan.folder).entries;
       const writableGit =
         plan.access.kind === 'read-write' && plan.access.git === 'protected'
           ? entries.filter((entry) => entry.kind === 'folder').map((entry) => entry.path)
@@ -83,6 +102,7 @@ export async function prepareSandbox(
       return {
         wrap: (argv) => bwrapArgv(plan, argv, entries),
         env: {},
+        contained: BWRAP_CONTAINS,
         finish: watchNewGitFiles(writableGit),
       };
     }
@@ -94,6 +114,7 @@ export async function prepareSandbox(
       return {
         wrap: (argv) => sandboxExecArgv(profile, argv),
         env: { TMPDIR: tmpDir },
+        contained: false,
         finish: async () => {
           await rm(tmpDir, { recursive: true, force: true });
           return [];
@@ -103,5 +124,5 @@ export async function prepareSandbox(
     case 'none':
       break;
   }
-  return { env: {}, finish: NOTHING };
+  return { env: {}, contained: false, finish: NOTHING };
 }

@@ -176,6 +176,7 @@ export function createShellTool(options: ShellToolOptions = {}): AnyTool {
           secretValues: options.secretValues,
           git,
           wrap: sandbox.wrap,
+          contained: sandbox.contained,
           quietMs: options.quietMs,
           budgetBytes: options.budgetBytes,
           sessions: options.sessions ?? shellSessions,
