@@ -1,0 +1,244 @@
+// Rig benchmark (issue 15): the 30-turn scripted task of the peer rig (rig-scenario.ts) played by
+// Tandem — `tandem run --mode autonomous --json` called in this process, so the real agent, gate,
+// journal, change tracking and bubblewrap — and by a bare 60-line loop (rig-bare-loop.ts) against
+// the same instant model over real HTTP, alternated round after round so a busy machine slows
+// both alike. Then each variant once more in a child process of its own, for its peak RSS, and
+// the built CLI (out/main/cli.js, when built) as a person would start it.
+//
+//  * time per turn: wall / 30, and the median of per-turn times (request arrival to arrival);
+//  * CPU: process.cpuUsage() over the task (this process: both the client and the server side),
+//    and the CPU of waited-for children (bash, bwrap) from /proc/self/stat;
+//  * per tool: medians of Tandem's own tool-result durationMs, and of the rest of the turn
+//    (model request, gate, events, transcript) for turns with that tool.
+//
+// Run: npm run bench:rig [-- --rounds 5] (npm run build first for the CLI figures)
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { median } from './percentiles';
+import { checkRigOutcome, makeRigProject, startRigServer, TURNS, turnTimes } from './rig-scenario';
+
+type Variant = 'bare' | 'tandem';
+const TASK = 'Work through the modules: read each, edit it, log ok, and look around.';
+const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 5);
+const CLI = resolve('out/main/cli.js');
+
+interface Sample {
+  readonly wallMs: number;
+  readonly turnMs: readonly number[];
+  readonly cpuMs: number;
+  readonly childCpuMs: number;
+  /** Tandem only: per tool name, [durationMs, rest of the turn] pairs. */
+  readonly tools: Map<string, [number, number][]>;
+}
+
+/** CPU of this process's waited-for children (utime + stime, clock ticks of 10 ms). */
+function childCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+async function playTandem(baseUrl: string, folder: string, dataDir: string) {
+  const { main } = await import('../src/cli/index');
+  const lines: { at: number; event: Record<string, unknown> }[] = [];
+  let pending = '';
+  const env: NodeJS.ProcessEnv = { ...process.env, TANDEM_HOME: dataDir, NO_COLOR: '1' };
+  delete env.OPENAI_API_KEY;
+  const args = ['run', '--folder', folder, '--data-dir', dataDir, '--base-url', baseUrl];
+  args.push('--model', 'scripted-model', '--mode', 'autonomous', '--json', TASK);
+  const code = await main(args, {
+    stdout: {
+      write(text: string) {
+        pending += text;
+        const parts = pending.split('\n');
+        pending = parts.pop() ?? '';
+        const at = performance.now();
+        for (const line of parts) lines.push({ at, event: JSON.parse(line) });
+      },
+    },
+    stderr: { write: (text: string) => void process.stderr.write(text) },
+    stdin: Readable.from([]),
+    stdinIsTTY: false,
+    env,
+    cwd: folder,
+  });
+  if (code !== 0) throw new Error(`tandem run exited with ${code}`);
+  return lines;
+}
+
+async function playOnce(variant: Variant): Promise<Sample> {
+  const project = await makeRigProject();
+  const { server, arrivals } = await startRigServer();
+  const tools = new Map<string, [number, number][]>();
+  try {
+    const cpu = process.cpuUsage();
+    const children = childCpuMs();
+    const started = performance.now();
+    let events: Awaited<ReturnType<typeof playTandem>> = [];
+    if (variant === 'bare') {
+      const { bareLoop } = await import('./rig-bare-loop');
+      if ((await bareLoop(server.baseUrl, project.folder, TASK)) !== TURNS)
+        throw new Error('the bare loop did not play 30 turns');
+    } else {
+      events = await playTandem(server.baseUrl, project.folder, project.dataDir);
+    }
+    const wallMs = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const childMs = childCpuMs() - children;
+    await checkRigOutcome(project.folder);
+    if (arrivals.length !== TURNS) throw new Error(`${arrivals.length} requests, not ${TURNS}`);
+    const turnMs = turnTimes(arrivals);
+    const names = new Map<string, string>();
+    for (const { event } of events) {
+      if (event.type === 'tool-call-started') names.set(String(event.callId), String(event.name));
+      if (event.type !== 'tool-result') continue;
+      if (event.ok !== true) throw new Error(`a call failed: ${String(event.output)}`);
+      const turn = Number(String(event.callId).replace('call_', ''));
+      const name = names.get(String(event.callId)) ?? '?';
+      const duration = Number(event.durationMs);
+      const list = tools.get(name) ?? [];
+      list.push([duration, (turnMs[turn] ?? NaN) - duration]);
+      tools.set(name, list);
+    }
+    return {
+      wallMs,
+      turnMs,
+      cpuMs: (used.user + used.system) / 1000,
+      childCpuMs: childMs,
+      tools,
+    };
+  } finally {
+    await server.close();
+    await rm(project.root, { recursive: true, force: true });
+  }
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+function describe(label: string, samples: readonly Sample[]): void {
+  const wall = median(samples.map((s) => s.wallMs));
+  console.log(
+    `${label.padEnd(7)} wall/turn ${ms(wall / TURNS)}, median turn ${ms(median(samples.flatMap((s) => s.turnMs)))}, ` +
+      `CPU ${ms(median(samples.map((s) => s.cpuMs)))} (+ children ${ms(median(samples.map((s) => s.childCpuMs)))})`,
+  );
+}
+
+async function inProcess(): Promise<void> {
+  console.log(`in this process: ${ROUNDS} rounds of each, alternated (after a warm-up of each)`);
+  await playOnce('bare');
+  await playOnce('tandem');
+  const bare: Sample[] = [];
+  const tandem: Sample[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bare.push(await playOnce('bare'));
+    tandem.push(await playOnce('tandem'));
+  }
+  describe('bare', bare);
+  describe('tandem', tandem);
+  const ratio = median(tandem.map((s) => s.wallMs)) / median(bare.map((s) => s.wallMs));
+  console.log(`ratio Tandem/bare (median wall): ${ratio.toFixed(1)}x`);
+  console.log('Tandem per tool (median of all rounds): tool durationMs | rest of its turn');
+  const names = new Set(tandem.flatMap((s) => [...s.tools.keys()]));
+  for (const name of [...names].sort()) {
+    const pairs = tandem.flatMap((s) => s.tools.get(name) ?? []);
+    console.log(
+      `  ${name.padEnd(11)} ${ms(median(pairs.map((p) => p[0])))} | ${ms(median(pairs.map((p) => p[1])))}  (${pairs.length} calls)`,
+    );
+  }
+}
+
+interface ChildReport {
+  /** Wall per turn. */
+  readonly turnMs: number;
+  readonly cpuMs: number;
+  readonly maxRssMiB: number;
+}
+
+/** One variant in a process of its own (tsx, like this one): its peak RSS at the end. */
+async function inChild(variant: Variant | 'cli'): Promise<ChildReport> {
+  if (variant === 'cli') return realCli();
+  const script = fileURLToPath(import.meta.url);
+  const out: string[] = [];
+  const child = spawn(process.execPath, [...process.execArgv, script, '--child', variant], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout.on('data', (d: Buffer) => out.push(d.toString()));
+  const code = await new Promise<number | null>((done) => child.on('exit', done));
+  if (code !== 0) throw new Error(`child ${variant} exited with ${code}`);
+  return JSON.parse(out.join('').trim().split('\n').pop() ?? '') as ChildReport;
+}
+
+/** The built CLI as a person runs it, with a preload that reports getrusage at exit. */
+async function realCli(): Promise<ChildReport> {
+  const project = await makeRigProject();
+  const { server, arrivals } = await startRigServer();
+  const report = join(project.root, 'usage.json');
+  const preload = join(project.root, 'usage.cjs');
+  await writeFile(
+    preload,
+    `process.on('exit', () => { const u = process.resourceUsage();
+      require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({
+        cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssMiB: u.maxRSS / 1024 })); });\n`,
+  );
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, TANDEM_HOME: project.dataDir, NO_COLOR: '1' };
+    delete env.OPENAI_API_KEY;
+    const args = ['--require', preload, CLI, 'run', '--folder', project.folder];
+    args.push('--data-dir', project.dataDir, '--base-url', server.baseUrl);
+    args.push('--model', 'scripted-model', '--mode', 'autonomous', '--json', TASK);
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    if (code !== 0) throw new Error(`the CLI exited with ${code}`);
+    const last = arrivals[arrivals.length - 1] ?? NaN;
+    await checkRigOutcome(project.folder);
+    const usage = JSON.parse(await readFile(report, 'utf8')) as Omit<ChildReport, 'turnMs'>;
+    // Per turn from the first request to the last (start-up and exit are the startup bench's).
+    return { ...usage, turnMs: (last - (arrivals[0] ?? NaN)) / (TURNS - 1) };
+  } finally {
+    await server.close();
+    await rm(project.root, { recursive: true, force: true });
+  }
+}
+
+async function childMain(variant: Variant): Promise<void> {
+  const sample = await playOnce(variant);
+  const report: ChildReport = {
+    turnMs: sample.wallMs / TURNS,
+    cpuMs: sample.cpuMs,
+    maxRssMiB: process.resourceUsage().maxRSS / 1024,
+  };
+  console.log(JSON.stringify(report));
+  // Idle keep-alive sockets and the like must not hold the child open.
+  setTimeout(() => process.exit(0), 100).unref();
+}
+
+async function main(): Promise<void> {
+  await inProcess();
+  const kinds: (Variant | 'cli')[] = existsSync(CLI)
+    ? ['bare', 'tandem', 'cli']
+    : ['bare', 'tandem'];
+  if (!existsSync(CLI)) console.log(`(no ${CLI}: npm run build for the CLI's figures)`);
+  const reports = new Map<string, ChildReport[]>();
+  for (let round = 0; round < 3; round++) {
+    for (const kind of kinds)
+      reports.set(kind, [...(reports.get(kind) ?? []), await inChild(kind)]);
+  }
+  console.log(
+    'each in its own process (3 runs, medians; tsx for bare and tandem, plain node for the CLI):',
+  );
+  for (const [kind, list] of reports) {
+    const label = kind === 'cli' ? 'CLI' : kind;
+    console.log(
+      `  ${label.padEnd(7)} wall/turn ${ms(median(list.map((r) => r.turnMs)))}, ` +
+        `CPU ${ms(median(list.map((r) => r.cpuMs)))}, peak RSS ${median(list.map((r) => r.maxRssMiB)).toFixed(0)} MiB`,
+    );
+  }
+  setTimeout(() => process.exit(0), 100).unref();
+}
+
+const childAt = process.argv.indexOf('--child');
+if (childAt > 0) void childMain(process.argv[childAt + 1] as Variant);
+else void main();
