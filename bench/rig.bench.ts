@@ -2,8 +2,8 @@
 // Tandem — `tandem run --mode autonomous --json` called in this process, so the real agent, gate,
 // journal, change tracking and bubblewrap — and by a bare 60-line loop (rig-bare-loop.ts) against
 // the same instant model over real HTTP, alternated round after round so a busy machine slows
-// both alike. Then each variant once more in a child process of its own, for its peak RSS, and
-// the built CLI (out/main/cli.js, when built) as a person would start it.
+// both alike. Then, for peak RSS, the bare loop in a process of its own beside the built CLI
+// (out/main/cli.js, when built) as a person would start it, both on plain Node.
 //
 //  * time per turn: wall / 30, and the median of per-turn times (request arrival to arrival);
 //  * CPU: process.cpuUsage() over the task (this process: both the client and the server side),
@@ -14,10 +14,12 @@
 // Run: npm run bench:rig [-- --rounds 5] (npm run build first for the CLI figures)
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { median } from './percentiles';
 import { checkRigOutcome, makeRigProject, startRigServer, TURNS, turnTimes } from './rig-scenario';
 
@@ -151,28 +153,32 @@ async function inProcess(): Promise<void> {
 }
 
 interface ChildReport {
-  /** Wall per turn. */
+  /** Wall per turn, from the first request to the last (start-up is the startup bench's). */
   readonly turnMs: number;
+  /** The child's whole CPU time, start-up included. */
   readonly cpuMs: number;
   readonly maxRssMiB: number;
 }
 
-/** One variant in a process of its own (tsx, like this one): its peak RSS at the end. */
-async function inChild(variant: Variant | 'cli'): Promise<ChildReport> {
-  if (variant === 'cli') return realCli();
-  const script = fileURLToPath(import.meta.url);
-  const out: string[] = [];
-  const child = spawn(process.execPath, [...process.execArgv, script, '--child', variant], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+type ChildKind = 'bare' | 'cli';
+
+/** The bare loop bundled into one plain script, so its process runs on plain Node like the CLI. */
+async function bundleBareChild(root: string): Promise<string> {
+  const outfile = join(root, 'rig-bare-child.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./rig-bare-child.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
   });
-  child.stdout.on('data', (d: Buffer) => out.push(d.toString()));
-  const code = await new Promise<number | null>((done) => child.on('exit', done));
-  if (code !== 0) throw new Error(`child ${variant} exited with ${code}`);
-  return JSON.parse(out.join('').trim().split('\n').pop() ?? '') as ChildReport;
+  return outfile;
 }
 
-/** The built CLI as a person runs it, with a preload that reports getrusage at exit. */
-async function realCli(): Promise<ChildReport> {
+/** One variant in a process of its own on plain Node; a preload reports getrusage at exit. */
+async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport> {
   const project = await makeRigProject();
   const { server, arrivals } = await startRigServer();
   const report = join(project.root, 'usage.json');
@@ -186,59 +192,70 @@ async function realCli(): Promise<ChildReport> {
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, TANDEM_HOME: project.dataDir, NO_COLOR: '1' };
     delete env.OPENAI_API_KEY;
-    const args = ['--require', preload, CLI, 'run', '--folder', project.folder];
-    args.push('--data-dir', project.dataDir, '--base-url', server.baseUrl);
-    args.push('--model', 'scripted-model', '--mode', 'autonomous', '--json', TASK);
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const args =
+      kind === 'bare'
+        ? [bareScript, server.baseUrl, project.folder, TASK]
+        : [CLI, 'run', '--folder', project.folder, '--data-dir', project.dataDir]
+            .concat(['--base-url', server.baseUrl, '--model', 'scripted-model'])
+            .concat(['--mode', 'autonomous', '--json', TASK]);
+    const child = spawn(process.execPath, ['--require', preload, ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const code = await new Promise<number | null>((done) => child.on('exit', done));
-    if (code !== 0) throw new Error(`the CLI exited with ${code}`);
-    const last = arrivals[arrivals.length - 1] ?? NaN;
+    if (code !== 0) throw new Error(`${kind} exited with ${code}`);
+    if (arrivals.length !== TURNS) throw new Error(`${arrivals.length} requests, not ${TURNS}`);
     await checkRigOutcome(project.folder);
     const usage = JSON.parse(await readFile(report, 'utf8')) as Omit<ChildReport, 'turnMs'>;
-    // Per turn from the first request to the last (start-up and exit are the startup bench's).
-    return { ...usage, turnMs: (last - (arrivals[0] ?? NaN)) / (TURNS - 1) };
+    const span = (arrivals[TURNS - 1] as number) - (arrivals[0] as number);
+    return { ...usage, turnMs: span / (TURNS - 1) };
   } finally {
     await server.close();
     await rm(project.root, { recursive: true, force: true });
   }
 }
 
-async function childMain(variant: Variant): Promise<void> {
-  const sample = await playOnce(variant);
-  const report: ChildReport = {
-    turnMs: sample.wallMs / TURNS,
-    cpuMs: sample.cpuMs,
-    maxRssMiB: process.resourceUsage().maxRSS / 1024,
-  };
-  console.log(JSON.stringify(report));
-  // Idle keep-alive sockets and the like must not hold the child open.
-  setTimeout(() => process.exit(0), 100).unref();
+async function inChildren(): Promise<void> {
+  const kinds: ChildKind[] = existsSync(CLI) ? ['bare', 'cli'] : ['bare'];
+  if (!existsSync(CLI)) console.log(`(no ${CLI}: npm run build for the CLI's figures)`);
+  const root = await mkdtemp(join(tmpdir(), 'tandem-rig-bundle-'));
+  try {
+    const bareScript = await bundleBareChild(root);
+    const reports = new Map<ChildKind, ChildReport[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of kinds)
+        reports.set(kind, [...(reports.get(kind) ?? []), await inChild(kind, bareScript)]);
+    }
+    console.log(
+      `each in its own process on plain Node (${ROUNDS} runs each, alternated, medians):`,
+    );
+    for (const [kind, list] of reports) {
+      const label = kind === 'cli' ? 'CLI' : 'bare';
+      console.log(
+        `  ${label.padEnd(7)} wall/turn ${ms(median(list.map((r) => r.turnMs)))}, ` +
+          `CPU ${ms(median(list.map((r) => r.cpuMs)))} (start-up included), ` +
+          `peak RSS ${median(list.map((r) => r.maxRssMiB)).toFixed(0)} MiB (max ${Math.max(...list.map((r) => r.maxRssMiB)).toFixed(0)})`,
+      );
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
-  await inProcess();
-  const kinds: (Variant | 'cli')[] = existsSync(CLI)
-    ? ['bare', 'tandem', 'cli']
-    : ['bare', 'tandem'];
-  if (!existsSync(CLI)) console.log(`(no ${CLI}: npm run build for the CLI's figures)`);
-  const reports = new Map<string, ChildReport[]>();
-  for (let round = 0; round < 3; round++) {
-    for (const kind of kinds)
-      reports.set(kind, [...(reports.get(kind) ?? []), await inChild(kind)]);
-  }
   console.log(
-    'each in its own process (3 runs, medians; tsx for bare and tandem, plain node for the CLI):',
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
   );
-  for (const [kind, list] of reports) {
-    const label = kind === 'cli' ? 'CLI' : kind;
-    console.log(
-      `  ${label.padEnd(7)} wall/turn ${ms(median(list.map((r) => r.turnMs)))}, ` +
-        `CPU ${ms(median(list.map((r) => r.cpuMs)))}, peak RSS ${median(list.map((r) => r.maxRssMiB)).toFixed(0)} MiB`,
-    );
-  }
+  await inProcess();
+  await inChildren();
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   setTimeout(() => process.exit(0), 100).unref();
 }
 
-const childAt = process.argv.indexOf('--child');
-if (childAt > 0) void childMain(process.argv[childAt + 1] as Variant);
-else void main();
+void main();
