@@ -11,7 +11,7 @@
 //  * per tool: medians of Tandem's own tool-result durationMs, and of the rest of the turn
 //    (model request, gate, events, transcript) for turns with that tool.
 //
-// Run: npm run bench:rig [-- --rounds 5] (npm run build first for the CLI figures)
+// Run: npm run bench:rig [-- --rounds 5] [--in-process-only] (npm run build first for the CLI)
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -24,6 +24,8 @@ import { median } from './percentiles';
 import { checkRigOutcome, makeRigProject, startRigServer, TURNS, turnTimes } from './rig-scenario';
 
 type Variant = 'bare' | 'tandem';
+/** ms: request → call started, → permission decided, → result, the tool's durationMs, → next request. */
+type Phases = [number, number, number, number, number];
 const TASK = 'Work through the modules: read each, edit it, log ok, and look around.';
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 5);
 const CLI = resolve('out/main/cli.js');
@@ -33,8 +35,8 @@ interface Sample {
   readonly turnMs: readonly number[];
   readonly cpuMs: number;
   readonly childCpuMs: number;
-  /** Tandem only: per tool name, [durationMs, rest of the turn] pairs. */
-  readonly tools: Map<string, [number, number][]>;
+  /** Tandem only: per tool name, the phases of each of its turns. */
+  readonly tools: Map<string, Phases[]>;
 }
 
 /** CPU of this process's waited-for children (utime + stime, clock ticks of 10 ms). */
@@ -74,7 +76,7 @@ async function playTandem(baseUrl: string, folder: string, dataDir: string) {
 async function playOnce(variant: Variant): Promise<Sample> {
   const project = await makeRigProject();
   const { server, arrivals } = await startRigServer();
-  const tools = new Map<string, [number, number][]>();
+  const tools = new Map<string, Phases[]>();
   try {
     const cpu = process.cpuUsage();
     const children = childCpuMs();
@@ -93,17 +95,31 @@ async function playOnce(variant: Variant): Promise<Sample> {
     await checkRigOutcome(project.folder);
     if (arrivals.length !== TURNS) throw new Error(`${arrivals.length} requests, not ${TURNS}`);
     const turnMs = turnTimes(arrivals);
-    const names = new Map<string, string>();
-    for (const { event } of events) {
-      if (event.type === 'tool-call-started') names.set(String(event.callId), String(event.name));
-      if (event.type !== 'tool-result') continue;
+    // Per call: request arrival → tool-call-started → permission-decided → tool-result → the
+    // next request's arrival (event times are when this process saw each JSON line).
+    const seen = new Map<string, { name: string; at: number[]; durationMs: number }>();
+    for (const { at, event } of events) {
+      const callId = String(event.callId);
+      if (event.type === 'tool-call-started')
+        seen.set(callId, { name: String(event.name), at: [at], durationMs: NaN });
+      const call = seen.get(callId);
+      if (event.type === 'permission-decided' && call) call.at[1] = at;
+      if (event.type !== 'tool-result' || !call) continue;
       if (event.ok !== true) throw new Error(`a call failed: ${String(event.output)}`);
-      const turn = Number(String(event.callId).replace('call_', ''));
-      const name = names.get(String(event.callId)) ?? '?';
-      const duration = Number(event.durationMs);
-      const list = tools.get(name) ?? [];
-      list.push([duration, (turnMs[turn] ?? NaN) - duration]);
-      tools.set(name, list);
+      call.at[2] = at;
+      call.durationMs = Number(event.durationMs);
+    }
+    for (const [callId, call] of seen) {
+      const turn = Number(callId.replace('call_', ''));
+      const [started = NaN, decided = NaN, result = NaN] = call.at;
+      const phases: Phases = [
+        started - (arrivals[turn] ?? NaN),
+        decided - started,
+        result - decided,
+        call.durationMs,
+        (arrivals[turn + 1] ?? NaN) - result,
+      ];
+      tools.set(call.name, [...(tools.get(call.name) ?? []), phases]);
     }
     return {
       wallMs,
@@ -142,12 +158,15 @@ async function inProcess(): Promise<void> {
   describe('tandem', tandem);
   const ratio = median(tandem.map((s) => s.wallMs)) / median(bare.map((s) => s.wallMs));
   console.log(`ratio Tandem/bare (median wall): ${ratio.toFixed(1)}x`);
-  console.log('Tandem per tool (median of all rounds): tool durationMs | rest of its turn');
+  console.log(
+    'Tandem per tool, medians: request→call started | →decided (gate) | →result (durationMs) | result→next request',
+  );
   const names = new Set(tandem.flatMap((s) => [...s.tools.keys()]));
   for (const name of [...names].sort()) {
-    const pairs = tandem.flatMap((s) => s.tools.get(name) ?? []);
+    const all = tandem.flatMap((s) => s.tools.get(name) ?? []);
+    const at = (i: number): string => ms(median(all.map((p) => p[i] as number)));
     console.log(
-      `  ${name.padEnd(11)} ${ms(median(pairs.map((p) => p[0])))} | ${ms(median(pairs.map((p) => p[1])))}  (${pairs.length} calls)`,
+      `  ${name.padEnd(11)} ${at(0)} | ${at(1)} | ${at(2)} (${at(3)}) | ${at(4)}  (${all.length} calls)`,
     );
   }
 }
@@ -243,6 +262,8 @@ async function inChildren(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // --in-process-only: the alternated rounds alone (quicker, while profiling a change).
+  if (process.argv.includes('--in-process-only')) return inProcess();
   console.log(
     `load average: ${loadavg()
       .map((l) => l.toFixed(2))
