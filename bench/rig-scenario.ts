@@ -76,7 +76,9 @@ export interface RigServer {
 }
 
 /** The instant model. The edit's content is what the file held at the scenario's start. */
-export async function startRigServer(): Promise<RigServer> {
+export async function startRigServer(
+  onRequest: (index: number) => void = () => {},
+): Promise<RigServer> {
   const arrivals: number[] = [];
   const originals = new Map<string, string>();
   for (let i = 0; i < FILES - 2; i++) originals.set(fileName(i), fileText(i));
@@ -86,6 +88,7 @@ export async function startRigServer(): Promise<RigServer> {
     deltaChars: 256,
     turns: (index): ScriptedTurn => {
       arrivals.push(performance.now());
+      onRequest(index);
       if (index >= TURNS - 1) return { text: 'All done: the files are edited and the log has ok.' };
       return { toolCalls: [rigCall(index, (path) => originals.get(path) ?? '')] };
     },

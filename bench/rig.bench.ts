@@ -13,7 +13,7 @@
 //
 // Run: npm run bench:rig [-- --rounds 5] [--in-process-only] (npm run build first for the CLI)
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +37,19 @@ interface Sample {
   readonly childCpuMs: number;
   /** Tandem only: per tool name, the phases of each of its turns. */
   readonly tools: Map<string, Phases[]>;
+}
+
+/** The on-CPU time of every live thread of `pid`, in ms (Linux /proc; as bench/startup.bench.ts). */
+function threadCpuMs(pid: number): number {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return NaN;
+  }
 }
 
 /** CPU of this process's waited-for children (utime + stime, clock ticks of 10 ms). */
@@ -176,6 +189,8 @@ interface ChildReport {
   readonly turnMs: number;
   /** The child's whole CPU time, start-up included. */
   readonly cpuMs: number;
+  /** Its CPU time from the first model request on (the task without start-up). */
+  readonly taskCpuMs: number;
   readonly maxRssMiB: number;
 }
 
@@ -199,7 +214,11 @@ async function bundleBareChild(root: string): Promise<string> {
 /** One variant in a process of its own on plain Node; a preload reports getrusage at exit. */
 async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport> {
   const project = await makeRigProject();
-  const { server, arrivals } = await startRigServer();
+  let pid = 0;
+  let cpuAtFirst = NaN;
+  const { server, arrivals } = await startRigServer((index) => {
+    if (index === 0) cpuAtFirst = threadCpuMs(pid);
+  });
   const report = join(project.root, 'usage.json');
   const preload = join(project.root, 'usage.cjs');
   await writeFile(
@@ -221,13 +240,17 @@ async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport
       env,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+    pid = child.pid ?? 0;
     const code = await new Promise<number | null>((done) => child.on('exit', done));
     if (code !== 0) throw new Error(`${kind} exited with ${code}`);
     if (arrivals.length !== TURNS) throw new Error(`${arrivals.length} requests, not ${TURNS}`);
     await checkRigOutcome(project.folder);
-    const usage = JSON.parse(await readFile(report, 'utf8')) as Omit<ChildReport, 'turnMs'>;
+    const usage = JSON.parse(await readFile(report, 'utf8')) as {
+      cpuMs: number;
+      maxRssMiB: number;
+    };
     const span = (arrivals[TURNS - 1] as number) - (arrivals[0] as number);
-    return { ...usage, turnMs: span / (TURNS - 1) };
+    return { ...usage, taskCpuMs: usage.cpuMs - cpuAtFirst, turnMs: span / (TURNS - 1) };
   } finally {
     await server.close();
     await rm(project.root, { recursive: true, force: true });
@@ -252,7 +275,7 @@ async function inChildren(): Promise<void> {
       const label = kind === 'cli' ? 'CLI' : 'bare';
       console.log(
         `  ${label.padEnd(7)} wall/turn ${ms(median(list.map((r) => r.turnMs)))}, ` +
-          `CPU ${ms(median(list.map((r) => r.cpuMs)))} (start-up included), ` +
+          `CPU ${ms(median(list.map((r) => r.cpuMs)))} (from the first request ${ms(median(list.map((r) => r.taskCpuMs)))}), ` +
           `peak RSS ${median(list.map((r) => r.maxRssMiB)).toFixed(0)} MiB (max ${Math.max(...list.map((r) => r.maxRssMiB)).toFixed(0)})`,
       );
     }
