@@ -11,12 +11,13 @@
 //  * per tool: medians of Tandem's own tool-result durationMs, and of the rest of the turn
 //    (model request, gate, events, transcript) for turns with that tool.
 //
-// Run: npm run bench:rig [-- --rounds 5] [--in-process-only] (npm run build first for the CLI)
+// Run: npm run bench:rig [-- --rounds 5] [--in-process-only | --children-only] [--cli PATH ...]
+// (npm run build first for the CLI's figures; --cli compares other builds in the same rounds)
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -28,7 +29,13 @@ type Variant = 'bare' | 'tandem';
 type Phases = [number, number, number, number, number];
 const TASK = 'Work through the modules: read each, edit it, log ok, and look around.';
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 5);
-const CLI = resolve('out/main/cli.js');
+// --cli (repeatable) measures other builds too (an older one copied aside), in the same rounds.
+const CLIS = (() => {
+  const given = process.argv.flatMap((arg, at) =>
+    arg === '--cli' && process.argv[at + 1] ? [process.argv[at + 1] as string] : [],
+  );
+  return (given.length ? given : ['out/main/cli.js']).map((cli) => resolve(cli));
+})();
 
 interface Sample {
   readonly wallMs: number;
@@ -194,7 +201,8 @@ interface ChildReport {
   readonly maxRssMiB: number;
 }
 
-type ChildKind = 'bare' | 'cli';
+/** The bare loop, or a built CLI by its path. */
+type ChildKind = 'bare' | { readonly cli: string };
 
 /** The bare loop bundled into one plain script, so its process runs on plain Node like the CLI. */
 async function bundleBareChild(root: string): Promise<string> {
@@ -233,7 +241,7 @@ async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport
     const args =
       kind === 'bare'
         ? [bareScript, server.baseUrl, project.folder, TASK]
-        : [CLI, 'run', '--folder', project.folder, '--data-dir', project.dataDir]
+        : [kind.cli, 'run', '--folder', project.folder, '--data-dir', project.dataDir]
             .concat(['--base-url', server.baseUrl, '--model', 'scripted-model'])
             .concat(['--mode', 'autonomous', '--json', TASK]);
     const child = spawn(process.execPath, ['--require', preload, ...args], {
@@ -258,8 +266,11 @@ async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport
 }
 
 async function inChildren(): Promise<void> {
-  const kinds: ChildKind[] = existsSync(CLI) ? ['bare', 'cli'] : ['bare'];
-  if (!existsSync(CLI)) console.log(`(no ${CLI}: npm run build for the CLI's figures)`);
+  const kinds: ChildKind[] = ['bare'];
+  for (const cli of CLIS) {
+    if (existsSync(cli)) kinds.push({ cli });
+    else console.log(`(no ${cli}: npm run build for the CLI's figures)`);
+  }
   const root = await mkdtemp(join(tmpdir(), 'tandem-rig-bundle-'));
   try {
     const bareScript = await bundleBareChild(root);
@@ -272,9 +283,9 @@ async function inChildren(): Promise<void> {
       `each in its own process on plain Node (${ROUNDS} runs each, alternated, medians):`,
     );
     for (const [kind, list] of reports) {
-      const label = kind === 'cli' ? 'CLI' : 'bare';
+      const label = kind === 'bare' ? 'bare' : `CLI ${relative(process.cwd(), kind.cli)}`;
       console.log(
-        `  ${label.padEnd(7)} wall/turn ${ms(median(list.map((r) => r.turnMs)))}, ` +
+        `  ${label} wall/turn ${ms(median(list.map((r) => r.turnMs)))}, ` +
           `CPU ${ms(median(list.map((r) => r.cpuMs)))} (from the first request ${ms(median(list.map((r) => r.taskCpuMs)))}), ` +
           `peak RSS ${median(list.map((r) => r.maxRssMiB)).toFixed(0)} MiB (max ${Math.max(...list.map((r) => r.maxRssMiB)).toFixed(0)})`,
       );
@@ -285,8 +296,10 @@ async function inChildren(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // --in-process-only: the alternated rounds alone (quicker, while profiling a change).
+  // --in-process-only: the alternated rounds alone (quicker, while profiling a change);
+  // --children-only: the processes alone (to compare builds with --cli).
   if (process.argv.includes('--in-process-only')) return inProcess();
+  if (process.argv.includes('--children-only')) return inChildren();
   console.log(
     `load average: ${loadavg()
       .map((l) => l.toFixed(2))
