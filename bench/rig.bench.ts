@@ -22,11 +22,16 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { median } from './percentiles';
+import {
+  jsonLineCollector,
+  phasesByTool,
+  printPhases,
+  type Phases,
+  type TimedEvent,
+} from './rig-phases';
 import { checkRigOutcome, makeRigProject, startRigServer, TURNS, turnTimes } from './rig-scenario';
 
 type Variant = 'bare' | 'tandem';
-/** ms: request → call started, → permission decided, → result, the tool's durationMs, → next request. */
-type Phases = [number, number, number, number, number];
 const TASK = 'Work through the modules: read each, edit it, log ok, and look around.';
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 5);
 // --cli (repeatable) measures other builds too (an older one copied aside), in the same rounds.
@@ -67,22 +72,11 @@ function childCpuMs(): number {
 
 async function playTandem(baseUrl: string, folder: string, dataDir: string) {
   const { main } = await import('../src/cli/index');
-  const lines: { at: number; event: Record<string, unknown> }[] = [];
-  let pending = '';
+  const stdout = jsonLineCollector();
   const env: NodeJS.ProcessEnv = { ...process.env, TANDEM_HOME: dataDir, NO_COLOR: '1' };
   delete env.OPENAI_API_KEY;
-  const args = ['run', '--folder', folder, '--data-dir', dataDir, '--base-url', baseUrl];
-  args.push('--model', 'scripted-model', '--mode', 'autonomous', '--json', TASK);
-  const code = await main(args, {
-    stdout: {
-      write(text: string) {
-        pending += text;
-        const parts = pending.split('\n');
-        pending = parts.pop() ?? '';
-        const at = performance.now();
-        for (const line of parts) lines.push({ at, event: JSON.parse(line) });
-      },
-    },
+  const code = await main(runArgs(baseUrl, folder, dataDir), {
+    stdout,
     stderr: { write: (text: string) => void process.stderr.write(text) },
     stdin: Readable.from([]),
     stdinIsTTY: false,
@@ -90,18 +84,29 @@ async function playTandem(baseUrl: string, folder: string, dataDir: string) {
     cwd: folder,
   });
   if (code !== 0) throw new Error(`tandem run exited with ${code}`);
-  return lines;
+  return stdout.events;
+}
+
+/** `tandem run` in Autonomous mode against the scripted server, JSON events on stdout. */
+function runArgs(baseUrl: string, folder: string, dataDir: string): string[] {
+  return ['run', '--folder', folder, '--data-dir', dataDir, '--base-url', baseUrl].concat([
+    '--model',
+    'scripted-model',
+    '--mode',
+    'autonomous',
+    '--json',
+    TASK,
+  ]);
 }
 
 async function playOnce(variant: Variant): Promise<Sample> {
   const project = await makeRigProject();
   const { server, arrivals } = await startRigServer();
-  const tools = new Map<string, Phases[]>();
   try {
     const cpu = process.cpuUsage();
     const children = childCpuMs();
     const started = performance.now();
-    let events: Awaited<ReturnType<typeof playTandem>> = [];
+    let events: TimedEvent[] = [];
     if (variant === 'bare') {
       const { bareLoop } = await import('./rig-bare-loop');
       if ((await bareLoop(server.baseUrl, project.folder, TASK)) !== TURNS)
@@ -115,32 +120,7 @@ async function playOnce(variant: Variant): Promise<Sample> {
     await checkRigOutcome(project.folder);
     if (arrivals.length !== TURNS) throw new Error(`${arrivals.length} requests, not ${TURNS}`);
     const turnMs = turnTimes(arrivals);
-    // Per call: request arrival → tool-call-started → permission-decided → tool-result → the
-    // next request's arrival (event times are when this process saw each JSON line).
-    const seen = new Map<string, { name: string; at: number[]; durationMs: number }>();
-    for (const { at, event } of events) {
-      const callId = String(event.callId);
-      if (event.type === 'tool-call-started')
-        seen.set(callId, { name: String(event.name), at: [at], durationMs: NaN });
-      const call = seen.get(callId);
-      if (event.type === 'permission-decided' && call) call.at[1] = at;
-      if (event.type !== 'tool-result' || !call) continue;
-      if (event.ok !== true) throw new Error(`a call failed: ${String(event.output)}`);
-      call.at[2] = at;
-      call.durationMs = Number(event.durationMs);
-    }
-    for (const [callId, call] of seen) {
-      const turn = Number(callId.replace('call_', ''));
-      const [started = NaN, decided = NaN, result = NaN] = call.at;
-      const phases: Phases = [
-        started - (arrivals[turn] ?? NaN),
-        decided - started,
-        result - decided,
-        call.durationMs,
-        (arrivals[turn + 1] ?? NaN) - result,
-      ];
-      tools.set(call.name, [...(tools.get(call.name) ?? []), phases]);
-    }
+    const tools = phasesByTool(events, arrivals);
     return {
       wallMs,
       turnMs,
@@ -178,17 +158,10 @@ async function inProcess(): Promise<void> {
   describe('tandem', tandem);
   const ratio = median(tandem.map((s) => s.wallMs)) / median(bare.map((s) => s.wallMs));
   console.log(`ratio Tandem/bare (median wall): ${ratio.toFixed(1)}x`);
-  console.log(
-    'Tandem per tool, medians: request→call started | →decided (gate) | →result (durationMs) | result→next request',
+  printPhases(
+    'Tandem',
+    tandem.map((s) => s.tools),
   );
-  const names = new Set(tandem.flatMap((s) => [...s.tools.keys()]));
-  for (const name of [...names].sort()) {
-    const all = tandem.flatMap((s) => s.tools.get(name) ?? []);
-    const at = (i: number): string => ms(median(all.map((p) => p[i] as number)));
-    console.log(
-      `  ${name.padEnd(11)} ${at(0)} | ${at(1)} | ${at(2)} (${at(3)}) | ${at(4)}  (${all.length} calls)`,
-    );
-  }
 }
 
 interface ChildReport {
@@ -198,6 +171,8 @@ interface ChildReport {
   readonly cpuMs: number;
   /** Its CPU time from the first model request on (the task without start-up). */
   readonly taskCpuMs: number;
+  /** A CLI's per-tool phases (from its --json events on the pipe). */
+  readonly tools: Map<string, Phases[]>;
   readonly maxRssMiB: number;
 }
 
@@ -241,13 +216,14 @@ async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport
     const args =
       kind === 'bare'
         ? [bareScript, server.baseUrl, project.folder, TASK]
-        : [kind.cli, 'run', '--folder', project.folder, '--data-dir', project.dataDir]
-            .concat(['--base-url', server.baseUrl, '--model', 'scripted-model'])
-            .concat(['--mode', 'autonomous', '--json', TASK]);
+        : [kind.cli, ...runArgs(server.baseUrl, project.folder, project.dataDir)];
     const child = spawn(process.execPath, ['--require', preload, ...args], {
       env,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
+    const stdout = jsonLineCollector();
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text: string) => (kind === 'bare' ? undefined : stdout.write(text)));
     pid = child.pid ?? 0;
     const code = await new Promise<number | null>((done) => child.on('exit', done));
     if (code !== 0) throw new Error(`${kind} exited with ${code}`);
@@ -258,7 +234,12 @@ async function inChild(kind: ChildKind, bareScript: string): Promise<ChildReport
       maxRssMiB: number;
     };
     const span = (arrivals[TURNS - 1] as number) - (arrivals[0] as number);
-    return { ...usage, taskCpuMs: usage.cpuMs - cpuAtFirst, turnMs: span / (TURNS - 1) };
+    return {
+      ...usage,
+      taskCpuMs: usage.cpuMs - cpuAtFirst,
+      turnMs: span / (TURNS - 1),
+      tools: phasesByTool(stdout.events, arrivals),
+    };
   } finally {
     await server.close();
     await rm(project.root, { recursive: true, force: true });
@@ -289,6 +270,13 @@ async function inChildren(): Promise<void> {
           `CPU ${ms(median(list.map((r) => r.cpuMs)))} (from the first request ${ms(median(list.map((r) => r.taskCpuMs)))}), ` +
           `peak RSS ${median(list.map((r) => r.maxRssMiB)).toFixed(0)} MiB (max ${Math.max(...list.map((r) => r.maxRssMiB)).toFixed(0)})`,
       );
+    }
+    for (const [kind, list] of reports) {
+      if (kind !== 'bare')
+        printPhases(
+          `  CLI ${relative(process.cwd(), kind.cli)}`,
+          list.map((r) => r.tools),
+        );
     }
   } finally {
     await rm(root, { recursive: true, force: true });
