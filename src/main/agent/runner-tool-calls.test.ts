@@ -202,6 +202,15 @@ describe('several calls in one turn', () => {
     ]);
     const started = eventsOfType(harness.events, 'tool-call-started').map((e) => e.callId);
     expect(started).toEqual(['call_0_0', 'call_0_1', 'call_0_2', 'call_0_3', 'call_0_4']);
+    // Only calls with others ahead of them in the turn make the gate wait and judge again.
+    const waits = harness.gateRequests.map((r) => [r.callId, r.ready !== undefined]);
+    expect(waits.sort()).toEqual([
+      ['call_0_0', false],
+      ['call_0_1', false],
+      ['call_0_2', true],
+      ['call_0_3', true],
+      ['call_0_4', true],
+    ]);
   });
 });
 

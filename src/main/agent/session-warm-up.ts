@@ -1,9 +1,9 @@
 // What the first command of a session needs, prepared while the first model request is out, so
 // the first command costs no more than the others: the sandbox probe (a bwrap run), the command
 // classifier and the shell parser (web-tree-sitter and its wasm), the repository checks git
-// commands get (rev-parse, config, ls-files), the pty module and the secret masker (re2js and its
-// compiled patterns). Each is cached where it lives; a command that comes before the warm-up is
-// done waits for the same promise instead of starting a second one.
+// commands get (rev-parse, config, ls-files), the pty module and the secret masker (re2js). Each
+// is cached where it lives; a command that comes before the warm-up is done waits for the same
+// promise instead of starting a second one.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { loadPty } from '../shell/pty-session';
 import { probeSandbox } from '../shell/sandbox-probe';
@@ -24,8 +24,9 @@ export const REAL_WARM_UP_STEPS: WarmUpSteps = {
     await (await import('../shell/bash-parser')).warmBashParser();
   },
   repository: async (folder) => (await import('../shell/git-toplevel')).gitScopeReason(folder),
-  // The masker's patterns compile on first use (70-100 ms of re2js), so that is done here too.
-  modules: () => Promise.all([loadPty(), loadSecretMask().then((mask) => mask.compiledPatterns())]),
+  // The masker's module and re2js load here; its patterns compile one by one when a text first
+  // holds their hints (secret-mask.ts), a millisecond or two each, not all 30 up front.
+  modules: () => Promise.all([loadPty(), loadSecretMask()]),
 };
 
 /**

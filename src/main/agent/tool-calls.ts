@@ -143,8 +143,10 @@ async function answerTurn(
     index += batch.length;
   }
   let before: Promise<unknown> = Promise.resolve();
-  const running = batches.map((batch) => {
-    const ready = before.then(() => undefined);
+  const running = batches.map((batch, n) => {
+    // The first batch has nothing ahead of it: no `ready`, so the gate judges its calls once
+    // (with one, it judges, waits, and judges again on the state then).
+    const ready = n === 0 ? undefined : before.then(() => undefined);
     const results = mapWithLimit(batch, MAX_CONCURRENT_READS, (i) =>
       answerOne(calls[i] as ChatToolCall, deps, taint, signal, ready, maskSecrets),
     );
@@ -190,8 +192,8 @@ async function answerOne(
   deps: ToolCallDeps,
   taint: RunTaint,
   signal: AbortSignal,
-  /** Resolves when every call before this one in the turn has finished. */
-  ready: Promise<void>,
+  /** Resolves when every call before this one in the turn has finished; absent: there are none. */
+  ready: Promise<void> | undefined,
   maskSecrets: typeof MaskSecrets,
 ): Promise<ToolMessage> {
   const started = Date.now();
@@ -262,7 +264,7 @@ async function answerOne(
       tool,
       args,
       ctx,
-      ready,
+      ...(ready ? { ready } : {}),
       // The person may edit the call on its card; the edit is validated like the model's args.
       revalidate: (edited) => {
         const again = deps.registry.prepare(tool.name, JSON.stringify(edited));
@@ -277,7 +279,7 @@ async function answerOne(
     signal,
   );
   // Whatever the gate did, nothing runs before the calls ahead of it have finished.
-  await ready;
+  if (ready) await ready;
   if (signal.aborted) return answer(false, CANCELLED_MESSAGE);
   if (verdict.kind === 'refuse') return answer(false, verdict.message);
 

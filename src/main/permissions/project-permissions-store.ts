@@ -1,7 +1,7 @@
 // Mode, network setting and "always" rules of one project, persisted with a schema and a version.
 // The CLI keeps them in <dataDir>/projects/<key>/permissions.json; the app will put the same
 // value in electron-store behind the same interface.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SERVER_NAME, SERVER_NAME_MAX } from '../../shared/mcp-types';
@@ -192,7 +192,11 @@ export class JsonFilePermissionsStore implements PermissionsStore {
     const file = this.fileFor(folder);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // Read at every decision, so a rule changed elsewhere applies at once; synchronously, as
+      // the transcript and journal in the same data folder are written: promises.readFile takes
+      // four thread-pool round trips (open, stat, read, close), milliseconds per tool call on a
+      // busy machine (issue 15), for a file of a few hundred bytes.
+      text = readFileSync(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_PERMISSIONS;
       throw error;

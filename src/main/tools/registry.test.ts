@@ -327,6 +327,28 @@ describe('schemas an MCP server chooses', () => {
     for (let i = 0; i < 3; i++) expect(checks.schemaProblem(withSchema('a', schema))).toBeNull();
   });
 
+  // The meta-schema check is skipped for the built-in tools' own schemas only (registry.ts).
+  it('checks an MCP schema against the meta-schema, both before it is added and at a call', () => {
+    const invalid = { type: 'object', required: 'x' };
+    const checks = createToolRegistry();
+    expect(checks.schemaProblem(withSchema('bad', invalid))).toMatch(
+      /^schema is invalid: .*required/,
+    );
+    const origin = {
+      server: 's',
+      tool: 'bad',
+      trusted: true,
+      sandboxed: true,
+      annotations: '',
+      destructive: false,
+      definition: 'h',
+    };
+    checks.add({ ...withSchema('mcp__s__bad', invalid), mcp: origin });
+    const call = checks.prepare('mcp__s__bad', '{"x":"y"}');
+    expect(call.ok).toBe(false);
+    if (!call.ok) expect(call.message).toMatch(/unusable parameter schema \(schema is invalid/);
+  });
+
   it('a schema named like the meta-schema breaks no other tool', () => {
     const checks = createToolRegistry();
     const meta = { $id: 'http://json-schema.org/draft-07/schema#', type: 'object' };

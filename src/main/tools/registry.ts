@@ -95,10 +95,19 @@ export function createToolRegistry(
   // clash with nor be referenced by another's (MCP servers choose their own ids).
   // Made by the first compile, not with the registry: the formats and the meta-schema cost
   // milliseconds that a session's first model request does not need.
+  // validateSchema false: a schema is checked against the meta-schema only where it comes from
+  // outside (an MCP server's, see `compile`). Compiling the meta-schema's validator is ~40 ms of
+  // CPU that a session with only the built-in tools (schemas written here, with TypeBox) would
+  // pay on its first tool call.
   let made: { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } | undefined;
   const validatorCompiler = (): { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } => {
     if (!made) {
-      const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+      const ajv = new Ajv({
+        allErrors: true,
+        strict: false,
+        addUsedSchema: false,
+        validateSchema: false,
+      });
       addFormats(ajv);
       made = { ajv, ownRefs: new Set(Object.keys(ajv.refs)) };
     }
@@ -110,10 +119,12 @@ export function createToolRegistry(
    * memory without end. The root "$id" is left out of what ajv keys it by, so forgetting it can
    * never drop a schema ajv itself holds (a tool could name its schema like the meta-schema).
    */
-  const compile = (schema: Record<string, unknown>): ValidateFunction => {
+  const compile = (schema: Record<string, unknown>, outside: boolean): ValidateFunction => {
     const { $id: _id, ...key } = schema;
     const { ajv, ownRefs } = validatorCompiler();
     try {
+      // Throws "schema is invalid: …", as compile does with validateSchema on.
+      if (outside) ajv.validateSchema(key, true);
       return ajv.compile(key);
     } finally {
       ajv.removeSchema(key);
@@ -136,7 +147,7 @@ export function createToolRegistry(
   const validatorFor = (tool: AnyTool): ValidateFunction => {
     let validate = validators.get(tool.name);
     if (!validate) {
-      validate = compile(schemaOf(tool));
+      validate = compile(schemaOf(tool), tool.mcp !== undefined);
       validators.set(tool.name, validate);
     }
     return validate;
@@ -155,7 +166,7 @@ export function createToolRegistry(
     },
     schemaProblem(tool) {
       try {
-        compile(plainSchema(tool.parameters));
+        compile(plainSchema(tool.parameters), true);
         return null;
       } catch (error) {
         return messageOf(error);
