@@ -13,7 +13,8 @@ import { startScriptedOpenAIServer } from '../src/test-support/scripted-openai-s
 const cli = resolve(__dirname, '../out/main/cli.js');
 let base = '';
 
-// Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit.
+// Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit; and to
+// $LOADED_OUT.exit at exit.
 const PRELOAD = `
 const { subscribe } = require('node:diagnostics_channel');
 const { writeFileSync } = require('node:fs');
@@ -24,7 +25,10 @@ const write = () => {
   writeFileSync(process.env.LOADED_OUT, JSON.stringify(Object.keys(require.cache)));
 };
 subscribe('undici:request:bodySent', write);
-process.on('exit', write);
+process.on('exit', () => {
+  write();
+  writeFileSync(process.env.LOADED_OUT + '.exit', JSON.stringify(Object.keys(require.cache)));
+});
 `;
 
 beforeAll(async () => {
@@ -57,7 +61,13 @@ function describeLoaded(file: string): string[] {
 async function loadedBy(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string; loaded: Set<string> }> {
+): Promise<{
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  loaded: Set<string>;
+  loadedAtExit: Set<string>;
+}> {
   const out = join(base, `loaded-${Math.random().toString(36).slice(2)}.json`);
   const child = spawn(process.execPath, ['--require', join(base, 'preload.cjs'), cli, ...args], {
     env: {
@@ -73,8 +83,15 @@ async function loadedBy(
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', done));
-  const files = JSON.parse(await readFile(out, 'utf8')) as string[];
-  return { code, stdout, stderr, loaded: new Set(files.flatMap(describeLoaded)) };
+  const described = async (file: string): Promise<Set<string>> =>
+    new Set((JSON.parse(await readFile(file, 'utf8')) as string[]).flatMap(describeLoaded));
+  return {
+    code,
+    stdout,
+    stderr,
+    loaded: await described(out),
+    loadedAtExit: await described(`${out}.exit`),
+  };
 }
 
 describe('built CLI start-up', () => {
@@ -142,6 +159,32 @@ describe('built CLI start-up', () => {
         expect(loaded, name).not.toContain(`package ${name}`);
       }
       expect(loaded).not.toContain('bundles src/main/shell/command-classifier');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('run --model gpt-4o sends its first request before the o200k tokenizer has loaded, and loads it after', async () => {
+    const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }], model: 'gpt-4o' });
+    try {
+      const { code, stderr, loaded, loadedAtExit } = await loadedBy([
+        'run',
+        '--folder',
+        join(base, 'proj'),
+        '--data-dir',
+        join(base, 'data'),
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'gpt-4o',
+        'say done',
+      ]);
+      expect(code, stderr).toBe(0);
+      expect(server.chatBodies()).toHaveLength(1);
+      expect(loaded).toContain('bundles openai');
+      expect(loaded).not.toContain('bundles gpt-tokenizer');
+      // Loaded in the background once the request was sent, for the requests after it.
+      expect(loadedAtExit).toContain('bundles gpt-tokenizer');
     } finally {
       await server.close();
     }
