@@ -3,7 +3,7 @@
 // exit or at the moment its first model request has gone out. A chunk is known by what it
 // bundles (the build keeps each module's path as a comment), not by its hashed name.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -188,5 +188,32 @@ describe('built CLI start-up', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('compiles the chunks from V8 code cache from the second run on, none refused', async () => {
+    const report = join(base, 'code-cache-report.json');
+    const env = { XDG_CACHE_HOME: join(base, 'code-cache'), TANDEM_CODE_CACHE_REPORT: report };
+    const policy = [
+      'policy',
+      '--folder',
+      join(base, 'proj'),
+      '--command',
+      'ls -la',
+      '--data-dir',
+      join(base, 'data'),
+    ];
+    const reports: { used: string[]; rejected: string[]; missing: string[] }[] = [];
+    for (let run = 0; run < 2; run++) {
+      const { code, stdout, stderr } = await loadedBy(policy, env);
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain('decision: run');
+      reports.push(JSON.parse(await readFile(report, 'utf8')));
+    }
+    const [first, second] = reports;
+    expect(first?.missing).toContain(
+      readdirSync(resolve(__dirname, '../out/main')).find((f) => f.startsWith('bash-parser-')),
+    );
+    // The shell parser's --liftoff-only is set before any chunk compiles, so none is refused.
+    expect(second).toEqual({ used: first?.missing, rejected: [], missing: [] });
   });
 });
