@@ -151,8 +151,9 @@ describe('built CLI start-up', () => {
       expect(code, stderr).toBe(0);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
-      // No MCP server is configured, so the MCP SDK is not loaded either.
-      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk']) {
+      // No MCP server is configured, so the MCP SDK is not loaded either; and the answer goes to
+      // a pipe, so marked (which draws it on a terminal) is not loaded at all.
+      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk', 'marked']) {
         expect(loaded, name).not.toContain(`bundles ${name}`);
       }
       for (const name of ['web-tree-sitter', 'node-pty']) {
@@ -213,7 +214,8 @@ describe('built CLI start-up', () => {
     expect(first?.missing).toContain(
       readdirSync(resolve(__dirname, '../out/main')).find((f) => f.startsWith('bash-parser-')),
     );
-    // The shell parser's --liftoff-only is set before any chunk compiles, so none is refused.
+    // Each chunk's cache is made under the flags it compiled with (the shell parser's
+    // --liftoff-only comes later), so none is refused.
     expect(second).toEqual({ used: first?.missing, rejected: [], missing: [] });
   });
 });

@@ -3,8 +3,10 @@
 // module.enableCompileCache. A chunk of the bundle's folder is compiled with the cached data V8
 // made for exactly its text last time (the file name is a SHA-256 of the text, so a rebuilt chunk
 // never meets an old cache; V8 itself refuses data from another V8, other flags or a damaged
-// file, and the chunk is then compiled afresh). What lacked a usable cache is saved at exit, with
-// the functions the run compiled. The cache lives under $XDG_CACHE_HOME (or ~/.cache)/tandem, in
+// file, and the chunk is then compiled afresh). What lacked a usable cache is serialised as soon
+// as the chunk has run its top level, under the V8 flags it was compiled with (the shell parser
+// sets --liftoff-only later, and data made after that would be refused next time; setting the
+// flag first instead voids Node's own cache of its built-in modules), and written at exit. The cache lives under $XDG_CACHE_HOME (or ~/.cache)/tandem, in
 // a folder only the user can enter (0700) and files only they can read (0600); anything else
 // found there (another owner, wider modes, a link) is not read, and then nothing is cached.
 import { createHash } from 'node:crypto';
@@ -24,7 +26,6 @@ import {
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { constants as vmConstants, Script } from 'node:vm';
 
 /** A folder with more entries than this is emptied (old builds' chunks pile up otherwise). */
@@ -57,12 +58,8 @@ interface Compile {
  */
 export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheReport | undefined {
   if (!safeFolder(cacheDir)) return undefined;
-  // V8 refuses cached code made under other flags, and the shell parser sets --liftoff-only when
-  // it loads (bash-parser.ts): the same is set now, before any chunk is compiled, so every chunk
-  // is compiled and cached under one set of flags.
-  setFlagsFromString('--liftoff-only');
   const report: CodeCacheReport = { used: [], rejected: [], missing: [] };
-  const toSave: { script: Script; file: string }[] = [];
+  const toSave: { data: Buffer; file: string }[] = [];
   const proto = Module.prototype as unknown as { _compile: Compile };
   const original = proto._compile;
   proto._compile = function (this: Module, content: string, filename: string): unknown {
@@ -80,11 +77,10 @@ export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheRepo
     if (!cachedData) report.missing.push(name);
     else if (script.cachedDataRejected) report.rejected.push(name);
     else report.used.push(name);
-    if (!cachedData || script.cachedDataRejected) toSave.push({ script, file });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (
       ...args: unknown[]
     ) => unknown;
-    return wrapper.call(
+    const result = wrapper.call(
       this.exports,
       this.exports,
       createRequire(filename),
@@ -92,6 +88,11 @@ export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheRepo
       filename,
       dirname(filename),
     );
+    // With the functions its top level compiled (the chunks it required are serialised first).
+    if (!cachedData || script.cachedDataRejected) {
+      toSave.push({ data: script.createCachedData(), file });
+    }
+    return result;
   };
   process.once('exit', () => {
     if (toSave.length > 0) save(cacheDir, toSave);
@@ -138,7 +139,7 @@ function readOwnFile(file: string): Buffer | undefined {
 }
 
 /** Written beside, 0600, then renamed into place; a failure leaves no cache, never a broken one. */
-function save(cacheDir: string, scripts: readonly { script: Script; file: string }[]): void {
+function save(cacheDir: string, scripts: readonly { data: Buffer; file: string }[]): void {
   try {
     if (readdirSync(cacheDir).length + scripts.length > MAX_ENTRIES) {
       for (const entry of readdirSync(cacheDir)) rmSync(join(cacheDir, entry), { force: true });
@@ -146,10 +147,9 @@ function save(cacheDir: string, scripts: readonly { script: Script; file: string
   } catch {
     return;
   }
-  for (const { script, file } of scripts) {
+  for (const { data, file } of scripts) {
     const temp = `${file}.${process.pid}.tmp`;
     try {
-      const data = script.createCachedData();
       const fd = openSync(temp, 'wx', 0o600);
       try {
         writeSync(fd, data);

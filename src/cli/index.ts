@@ -100,12 +100,11 @@ function isEntryPoint(): boolean {
  */
 async function startCodeCache(argv: readonly string[]): Promise<void> {
   const { TANDEM_NO_CODE_CACHE: off, TANDEM_CODE_CACHE_REPORT: reportFile } = process.env;
-  if (off || !COMMANDS.some((command) => command.name === argv[0])) return;
+  const entry = realpathSync(fileURLToPath(import.meta.url));
+  // The built CLI only: run from its sources (tsx), the modules are not the bundle's chunks.
+  if (off || !entry.endsWith('.js') || !COMMANDS.some((c) => c.name === argv[0])) return;
   const { codeCacheDir, useCodeCache } = await import('./code-cache');
-  const report = useCodeCache(
-    dirname(realpathSync(fileURLToPath(import.meta.url))),
-    codeCacheDir(),
-  );
+  const report = useCodeCache(dirname(entry), codeCacheDir());
   if (reportFile)
     process.on('exit', () => writeFileSync(reportFile, JSON.stringify(report ?? null)));
 }
