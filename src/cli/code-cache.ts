@@ -1,15 +1,17 @@
 // V8's code cache for the CLI's own chunks: compiling the bundled chunks a command loads (the
 // openai SDK, typebox, ajv, zod...) is a large part of its start-up, and Node 20 has no
-// module.enableCompileCache. A chunk of the bundle's folder is compiled with the cached data V8
-// made for exactly its text last time (the file name is a SHA-256 of the text, so a rebuilt chunk
-// never meets an old cache; V8 itself refuses data from another V8, other flags or a damaged
-// file, and the chunk is then compiled afresh). What lacked a usable cache is serialised as soon
-// as the chunk has run its top level, under the V8 flags it was compiled with (the shell parser
-// sets --liftoff-only later, and data made after that would be refused next time; setting the
-// flag first instead voids Node's own cache of its built-in modules), and written at exit. The cache lives under $XDG_CACHE_HOME (or ~/.cache)/tandem, in
-// a folder only the user can enter (0700) and files only they can read (0600); anything else
-// found there (another owner, wider modes, a link) is not read, and then nothing is cached.
+// module.enableCompileCache. A chunk of the bundle's folder is compiled with the data V8 made
+// for exactly its text (the file is named by a SHA-256 of the text, so a rebuilt chunk never
+// meets an old cache) under the same V8 flags (flagsProbe). V8 itself refuses data from another
+// V8, other flags or a damaged file; the chunk is then compiled afresh. A chunk without usable
+// data is serialised once its top level has run, again when the first model request has been
+// sent (with all the code that took), and written at exit. Setting the shell parser's
+// --liftoff-only up front instead would void Node's own code cache of its built-in modules.
+// The cache lives under $XDG_CACHE_HOME (or ~/.cache)/tandem/v8, in a folder only the user can
+// enter (0700) and files only they can read (0600); anything else found there (another owner,
+// wider modes, a link) is not read, and then nothing is cached.
 import { createHash } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   closeSync,
   constants,
@@ -31,6 +33,8 @@ import { constants as vmConstants, Script } from 'node:vm';
 /** A folder with more entries than this is emptied (old builds' chunks pile up otherwise). */
 const MAX_ENTRIES = 400;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/** fetch (undici) reports a request's body written here (as session-warm-up.ts uses it). */
+const REQUEST_SENT_CHANNEL = 'undici:request:bodySent';
 
 export interface CodeCacheReport {
   /** Chunks compiled from their cache. */
@@ -59,7 +63,8 @@ interface Compile {
 export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheReport | undefined {
   if (!safeFolder(cacheDir)) return undefined;
   const report: CodeCacheReport = { used: [], rejected: [], missing: [] };
-  const toSave: { data: Buffer; file: string }[] = [];
+  const toSave: { data: Buffer; file: string; script: Script; flags: string }[] = [];
+  const flagsNow = flagsProbe();
   const proto = Module.prototype as unknown as { _compile: Compile };
   const original = proto._compile;
   proto._compile = function (this: Module, content: string, filename: string): unknown {
@@ -67,7 +72,9 @@ export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheRepo
       return original.call(this, content, filename);
     }
     const name = filename.slice(bundleDir.length + 1);
-    const file = join(cacheDir, `${createHash('sha256').update(content).digest('hex')}.v8`);
+    const flags = flagsNow();
+    const hash = createHash('sha256').update(content).digest('hex');
+    const file = join(cacheDir, `${hash}-${flags}.v8`);
     const cachedData = readOwnFile(file);
     const script = new Script(Module.wrap(content), {
       filename,
@@ -90,14 +97,41 @@ export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheRepo
     );
     // With the functions its top level compiled (the chunks it required are serialised first).
     if (!cachedData || script.cachedDataRejected) {
-      toSave.push({ data: script.createCachedData(), file });
+      toSave.push({ data: script.createCachedData(), file, script, flags });
     }
     return result;
   };
+  // When the first model request has been sent, the code it took has been compiled: serialised
+  // again then (those still under the flags they compiled with), the cache holds the whole way
+  // to that request.
+  const onRequestSent = (): void => {
+    unsubscribe(REQUEST_SENT_CHANNEL, onRequestSent);
+    const flags = flagsNow();
+    for (const entry of toSave) {
+      if (entry.flags === flags) entry.data = entry.script.createCachedData();
+    }
+  };
+  subscribe(REQUEST_SENT_CHANNEL, onRequestSent);
   process.once('exit', () => {
     if (toSave.length > 0) save(cacheDir, toSave);
   });
   return report;
+}
+
+/**
+ * Which V8 flags are in force: "a" while they are those the process started with, "b" once they
+ * changed (the shell parser sets --liftoff-only when it first loads, earlier or later depending
+ * on the command). A chunk gets one cache per state, so commands that load it on either side of
+ * that change do not keep refusing each other's. Told by whether V8 still accepts a tiny
+ * script's data made at the start (V8 checks the flags' hash for every cache).
+ */
+function flagsProbe(): () => string {
+  // A new text each time (V8 would answer a repeated one from its in-memory cache without
+  // looking at the data), of one length (what V8 checks of the text).
+  let probes = 0;
+  const source = (): string => `"tandem flags probe ${String(probes++).padStart(9, '0')}"`;
+  const cachedData = new Script(source()).createCachedData();
+  return () => (new Script(source(), { cachedData }).cachedDataRejected ? 'b' : 'a');
 }
 
 /** Created 0700 if missing; then it must be a real folder of ours that no one else may enter. */
