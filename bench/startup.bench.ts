@@ -108,8 +108,9 @@ async function timed(fx: Fixture, args: readonly string[]): Promise<Sample> {
 
 /**
  * `tandem run` to its first model request: wall and CPU at the moment the server gets it. The
- * model's name matters: for one whose tokenizer Tandem knows (gpt-4o), the tokenizer is loaded
- * before the first request is fitted.
+ * model's name matters: for one whose tokenizer Tandem knows (gpt-4o), the tokenizer loads once
+ * that request is sent (before issue 15's last changes, before it was fitted). The chunks come
+ * from V8's code cache (in the fixture's HOME) from the second round on.
  */
 async function runToFirstRequest(fx: Fixture, cli: string, model: string): Promise<Sample> {
   let sample: Sample | undefined;

@@ -3,7 +3,7 @@
 // exit or at the moment its first model request has gone out. A chunk is known by what it
 // bundles (the build keeps each module's path as a comment), not by its hashed name.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -13,7 +13,8 @@ import { startScriptedOpenAIServer } from '../src/test-support/scripted-openai-s
 const cli = resolve(__dirname, '../out/main/cli.js');
 let base = '';
 
-// Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit.
+// Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit; and to
+// $LOADED_OUT.exit at exit.
 const PRELOAD = `
 const { subscribe } = require('node:diagnostics_channel');
 const { writeFileSync } = require('node:fs');
@@ -24,7 +25,10 @@ const write = () => {
   writeFileSync(process.env.LOADED_OUT, JSON.stringify(Object.keys(require.cache)));
 };
 subscribe('undici:request:bodySent', write);
-process.on('exit', write);
+process.on('exit', () => {
+  write();
+  writeFileSync(process.env.LOADED_OUT + '.exit', JSON.stringify(Object.keys(require.cache)));
+});
 `;
 
 beforeAll(async () => {
@@ -57,7 +61,13 @@ function describeLoaded(file: string): string[] {
 async function loadedBy(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string; loaded: Set<string> }> {
+): Promise<{
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  loaded: Set<string>;
+  loadedAtExit: Set<string>;
+}> {
   const out = join(base, `loaded-${Math.random().toString(36).slice(2)}.json`);
   const child = spawn(process.execPath, ['--require', join(base, 'preload.cjs'), cli, ...args], {
     env: {
@@ -73,8 +83,15 @@ async function loadedBy(
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', done));
-  const files = JSON.parse(await readFile(out, 'utf8')) as string[];
-  return { code, stdout, stderr, loaded: new Set(files.flatMap(describeLoaded)) };
+  const described = async (file: string): Promise<Set<string>> =>
+    new Set((JSON.parse(await readFile(file, 'utf8')) as string[]).flatMap(describeLoaded));
+  return {
+    code,
+    stdout,
+    stderr,
+    loaded: await described(out),
+    loadedAtExit: await described(`${out}.exit`),
+  };
 }
 
 describe('built CLI start-up', () => {
@@ -134,8 +151,9 @@ describe('built CLI start-up', () => {
       expect(code, stderr).toBe(0);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
-      // No MCP server is configured, so the MCP SDK is not loaded either.
-      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk']) {
+      // No MCP server is configured, so the MCP SDK is not loaded either; and the answer goes to
+      // a pipe, so marked (which draws it on a terminal) is not loaded at all.
+      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk', 'marked']) {
         expect(loaded, name).not.toContain(`bundles ${name}`);
       }
       for (const name of ['web-tree-sitter', 'node-pty']) {
@@ -144,6 +162,70 @@ describe('built CLI start-up', () => {
       expect(loaded).not.toContain('bundles src/main/shell/command-classifier');
     } finally {
       await server.close();
+    }
+  });
+
+  it('run --model gpt-4o sends its first request before the o200k tokenizer has loaded, and loads it after', async () => {
+    const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }], model: 'gpt-4o' });
+    try {
+      const { code, stderr, loaded, loadedAtExit } = await loadedBy([
+        'run',
+        '--folder',
+        join(base, 'proj'),
+        '--data-dir',
+        join(base, 'data'),
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'gpt-4o',
+        'say done',
+      ]);
+      expect(code, stderr).toBe(0);
+      expect(server.chatBodies()).toHaveLength(1);
+      expect(loaded).toContain('bundles openai');
+      expect(loaded).not.toContain('bundles gpt-tokenizer');
+      // Loaded in the background once the request was sent, for the requests after it.
+      expect(loadedAtExit).toContain('bundles gpt-tokenizer');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('compiles the chunks from V8 code cache from the second run on, none refused', async () => {
+    const report = join(base, 'code-cache-report.json');
+    const env = { XDG_CACHE_HOME: join(base, 'code-cache'), TANDEM_CODE_CACHE_REPORT: report };
+    const server = await startScriptedOpenAIServer({ turns: () => ({ text: 'done' }) });
+    const commands = [
+      ['policy', '--command', 'ls -la'],
+      ['run', '--base-url', server.baseUrl, '--model', 'scripted-model', 'say done'],
+    ];
+    type Report = { used: string[]; rejected: string[]; missing: string[] };
+    const reports: Report[][] = [];
+    try {
+      for (let round = 0; round < 2; round++) {
+        const rounds: Report[] = [];
+        for (const command of commands) {
+          const folderFlags = ['--folder', join(base, 'proj'), '--data-dir', join(base, 'data')];
+          const [name, ...rest] = command as [string, ...string[]];
+          const { code, stderr } = await loadedBy([name, ...folderFlags, ...rest], env);
+          expect(code, stderr).toBe(0);
+          rounds.push(JSON.parse(await readFile(report, 'utf8')) as Report);
+        }
+        reports.push(rounds);
+      }
+    } finally {
+      await server.close();
+    }
+    const [[policyFirst, runFirst], [policySecond, runSecond]] = reports as [Report[], Report[]];
+    expect(policyFirst?.missing).toContain(
+      readdirSync(resolve(__dirname, '../out/main')).find((f) => f.startsWith('bash-parser-')),
+    );
+    expect(runFirst?.missing.length).toBeGreaterThan(5);
+    // Each chunk's cache is made under the flags it compiled with (the shell parser's
+    // --liftoff-only comes later), so none is refused, whichever command made it.
+    for (const second of [policySecond, runSecond]) {
+      expect(second?.rejected).toEqual([]);
+      expect(second?.missing).toEqual([]);
     }
   });
 });

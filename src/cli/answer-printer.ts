@@ -1,15 +1,22 @@
 // The model's answer as it streams. On a terminal it is drawn as markdown block by block: a block
 // is printed once a later block has begun (so it cannot change any more), the rest when the turn
 // ends. Piped, the text goes out as it came (sanitised, still markdown), so it can be saved or
-// read by another program.
+// read by another program. The markdown renderer is given by the caller, loaded only for a
+// terminal (marked is not needed for piped output).
 import type { CliStyle } from './cli-style';
-import { lexMarkdown, renderBlocks } from './markdown-terminal';
+import type { lexMarkdown, renderBlocks } from './markdown-terminal';
+
+/** What drawing markdown takes: markdown-terminal.ts, loaded by whoever draws. */
+export interface MarkdownDrawing {
+  readonly lexMarkdown: typeof lexMarkdown;
+  readonly renderBlocks: typeof renderBlocks;
+}
 
 export interface AnswerPrinterOptions {
   readonly write: (text: string) => void;
   readonly style: CliStyle;
-  /** Draw markdown (stdout is a terminal) or pass the text through. */
-  readonly render: boolean;
+  /** Draw markdown with this (stdout is a terminal), or pass the text through (false). */
+  readonly render: false | MarkdownDrawing;
   readonly columns: () => number;
 }
 
@@ -20,7 +27,7 @@ export interface AnswerPrinter {
 }
 
 export function createAnswerPrinter(options: AnswerPrinterOptions): AnswerPrinter {
-  return options.render ? renderedPrinter(options) : plainPrinter(options);
+  return options.render ? renderedPrinter(options, options.render) : plainPrinter(options);
 }
 
 function plainPrinter({ write, style }: AnswerPrinterOptions): AnswerPrinter {
@@ -38,7 +45,10 @@ function plainPrinter({ write, style }: AnswerPrinterOptions): AnswerPrinter {
   };
 }
 
-function renderedPrinter({ write, style, columns }: AnswerPrinterOptions): AnswerPrinter {
+function renderedPrinter(
+  { write, style, columns }: AnswerPrinterOptions,
+  { lexMarkdown, renderBlocks }: MarkdownDrawing,
+): AnswerPrinter {
   let pending = '';
   let printedBlocks = 0;
   const print = (source: string, all: boolean): string => {

@@ -9,7 +9,7 @@
 // --json has every chunk.
 import stripAnsi from 'strip-ansi';
 import type { CliStyle } from './cli-style';
-import { displayWidth } from './markdown-terminal';
+import { displayWidth } from './display-width';
 
 export interface CommandOutputViewOptions {
   readonly write: (text: string) => void;

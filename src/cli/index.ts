@@ -1,5 +1,6 @@
 // `tandem`: the headless front end over the same core as the window (DESIGN.md §2).
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { version } from '../../package.json';
@@ -92,10 +93,31 @@ function isEntryPoint(): boolean {
   }
 }
 
+/**
+ * Before a command's chunks load: V8's code cache for them (code-cache.ts), loaded only then so
+ * --version and --help pay nothing for it. TANDEM_NO_CODE_CACHE turns it off;
+ * TANDEM_CODE_CACHE_REPORT names a file that gets, at exit, which chunks came from the cache.
+ */
+async function startCodeCache(argv: readonly string[]): Promise<void> {
+  const { TANDEM_NO_CODE_CACHE: off, TANDEM_CODE_CACHE_REPORT: reportFile } = process.env;
+  const entry = realpathSync(fileURLToPath(import.meta.url));
+  // The built CLI only: run from its sources (tsx), the modules are not the bundle's chunks.
+  if (off || !entry.endsWith('.js') || !COMMANDS.some((c) => c.name === argv[0])) return;
+  const { codeCacheDir, useCodeCache } = await import('./code-cache');
+  const report = useCodeCache(dirname(entry), codeCacheDir());
+  if (reportFile)
+    process.on('exit', () => writeFileSync(reportFile, JSON.stringify(report ?? null)));
+}
+
 if (isEntryPoint()) {
-  void main(process.argv.slice(2), processIo()).then((code) => {
-    process.exitCode = code;
-    // Idle keep-alive sockets must not hold the process open; stdout gets a moment to drain.
-    setTimeout(() => process.exit(code), 200).unref();
-  });
+  const argv = process.argv.slice(2);
+  void startCodeCache(argv)
+    // Only an optimisation: the command runs whatever became of it.
+    .catch(() => undefined)
+    .then(() => main(argv, processIo()))
+    .then((code) => {
+      process.exitCode = code;
+      // Idle keep-alive sockets must not hold the process open; stdout gets a moment to drain.
+      setTimeout(() => process.exit(code), 200).unref();
+    });
 }

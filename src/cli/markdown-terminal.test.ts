@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAnswerPrinter } from './answer-printer';
 import { COLOR_PAINT, PLAIN_STYLE, type CliStyle } from './cli-style';
-import { displayWidth, renderMarkdown } from './markdown-terminal';
+import { displayWidth } from './display-width';
+import { lexMarkdown, renderBlocks, renderMarkdown } from './markdown-terminal';
 import { createTerminalText } from './terminal-text';
 
 const COLOR: CliStyle = { color: true, text: createTerminalText(true), paint: COLOR_PAINT };
@@ -94,7 +95,7 @@ describe('the answer as it streams', () => {
       const printer = createAnswerPrinter({
         write: (t) => (out += t),
         style: PLAIN_STYLE,
-        render: true,
+        render: { lexMarkdown, renderBlocks },
         columns: () => 80,
       });
       for (let i = 0; i < ANSWER.length; i += size) printer.push(ANSWER.slice(i, i + size));
@@ -108,7 +109,7 @@ describe('the answer as it streams', () => {
     const printer = createAnswerPrinter({
       write: (t) => (out += t),
       style: PLAIN_STYLE,
-      render: true,
+      render: { lexMarkdown, renderBlocks },
       columns: () => 80,
     });
     printer.push('# Title\n\nsome te');

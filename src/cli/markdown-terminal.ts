@@ -4,6 +4,7 @@
 // (terminal-text.ts) and only Tandem's own styles (cli-style.ts) are added around it.
 import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
 import type { CliStyle } from './cli-style';
+import { displayWidth } from './display-width';
 
 export interface MarkdownOptions {
   readonly style: CliStyle;
@@ -239,18 +240,4 @@ const OWN_SGR = /\u001b\[[0-9;]*m/g;
 /** Text without Tandem's own styles (the sanitiser already made every other escape visible). */
 export function plainInline(styled: string): string {
   return styled.replace(OWN_SGR, '');
-}
-
-const WIDE =
-  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
-const ZERO_WIDTH = /^\p{M}$/u;
-
-/** Columns a plain string takes on a terminal (wide CJK and emoji count two, marks none). */
-export function displayWidth(value: string): number {
-  let width = 0;
-  for (const char of value) {
-    if (ZERO_WIDTH.test(char)) continue;
-    width += WIDE.test(char) ? 2 : 1;
-  }
-  return width;
 }

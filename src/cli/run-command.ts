@@ -192,6 +192,10 @@ async function runTask(
       json: flags.json,
       trace: style,
       answer: styleFor(io.stdout, io.env, flags.noColor),
+      // marked is loaded only to draw on a terminal; piped output passes the markdown through.
+      ...(io.stdout.isTTY === true && !flags.json
+        ? { markdown: await import('./markdown-terminal') }
+        : {}),
     }),
   );
   let finishMessage = '';

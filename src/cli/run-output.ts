@@ -5,7 +5,7 @@
 import type { RunEvent } from '../shared/events';
 import { safeJsonStringify } from '../shared/safe-json';
 import { describeContextUse, describeRequest, type ContextUseFigures } from '../shared/usage-text';
-import { createAnswerPrinter } from './answer-printer';
+import { createAnswerPrinter, type MarkdownDrawing } from './answer-printer';
 import type { CliIo } from './cli-io';
 import type { CliStyle } from './cli-style';
 import { createCommandOutputView } from './command-output-view';
@@ -18,6 +18,8 @@ export interface EventPrinterOptions {
   /** Styles for the trace (stderr) and the answer (stdout). */
   readonly trace: CliStyle;
   readonly answer: CliStyle;
+  /** The markdown renderer, when stdout is a terminal (the answer is then drawn). */
+  readonly markdown?: MarkdownDrawing;
 }
 
 export function createEventPrinter(
@@ -31,7 +33,7 @@ export function createEventPrinter(
   const answers = createAnswerPrinter({
     write: (t) => void io.stdout.write(t),
     style: answer,
-    render: io.stdout.isTTY === true,
+    render: io.stdout.isTTY === true && options.markdown ? options.markdown : false,
     columns: () => io.stdout.columns ?? 80,
   });
   const output = createCommandOutputView({

@@ -4,7 +4,7 @@ import { listSessionSummaries, type SessionStatus } from '../main/agent/session-
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 import { styleFor, type CliStyle } from './cli-style';
 import type { CommandMain } from './commands';
-import { displayWidth } from './markdown-terminal';
+import { displayWidth } from './display-width';
 import { parseProjectFlags } from './project-flags';
 import { jsonLine } from './terminal-text';
 

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../shared/events';
 import type { SandboxState, ToolPreview } from '../shared/tool-types';
 import { ApprovalBroker, type PendingApproval } from '../main/permissions/approval-broker';
+import { lexMarkdown, renderBlocks } from './markdown-terminal';
 import { createPermissionGate } from '../main/permissions/create-permission-gate';
 import { GrantBook } from '../main/permissions/grant-book';
 import { JsonFilePermissionsStore } from '../main/permissions/project-permissions-store';
@@ -245,6 +246,7 @@ function memoryIo(tty: boolean): { io: CliIo; out: () => string; err: () => stri
 function printerFor(io: CliIo, json: boolean): (event: RunEvent) => void {
   return createEventPrinter(io, {
     json,
+    markdown: { lexMarkdown, renderBlocks },
     trace: styleFor(io.stderr, io.env),
     answer: styleFor(io.stdout, io.env),
   });

@@ -28,6 +28,7 @@ export interface CompactRequest {
 export async function compactOnRequest(request: CompactRequest): Promise<CompactResult> {
   try {
     const context = await request.context.get();
+    await context.counting.exact();
     const systemPrompt = await request.context.systemPrompt(request.runId, request.emit);
     const deps = {
       provider: request.provider,

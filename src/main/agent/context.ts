@@ -178,6 +178,16 @@ export class ConversationContext {
   }
 
   /**
+   * Whether the whole conversation goes as it is, nothing cut for the budget (answered huge
+   * arguments shrink whatever the budget, which only makes it smaller). Counting with an upper
+   * bound, a yes holds for the true count too.
+   */
+  fitsWhole(history: readonly ChatMessage[], limits: FitLimits): boolean {
+    const budget = this.counter.rawWithin(limits.promptTokens) - limits.fixedRaw;
+    return this.counter.messages(this.view(history).messages) <= budget;
+  }
+
+  /**
    * An answered call with huge arguments (a whole file written) is shortened once it is out of
    * the latest turns, even while everything fits: the content is on disk, and sending it again
    * with every request costs its size each time. Once shortened it stays so (same bytes after).

@@ -10,6 +10,7 @@ import { messageDigest, type ConversationContext, type FitLimits, type FitResult
 import type { ModelWindow } from './model-window';
 import { AbortedError, type ChatProvider, type TurnRequest } from './provider';
 import type { MessageCounter } from './token-counter';
+import type { CountingHandover } from './tokenizer-handover';
 import type { UsageMeter } from './usage-meter';
 import { groupDigits } from '../../shared/digit-groups';
 
@@ -18,6 +19,8 @@ export interface SessionContext {
   /** Narrowed when the provider refuses a request and states a smaller window. */
   window: ModelWindow;
   readonly counter: MessageCounter;
+  /** Switches the counter from the upper bound to the tokenizer once it has loaded. */
+  readonly counting: CountingHandover;
   readonly conversation: ConversationContext;
   readonly meter: UsageMeter;
 }
@@ -62,6 +65,9 @@ export async function fitRequest(
   compaction: CompactionSwitch,
 ): Promise<FittedRequest> {
   const { conversation, window } = deps.context;
+  await deps.context.counting.beforeFit(() =>
+    conversation.fitsWhole(deps.history(), limitsFor(deps)),
+  );
   const limits = limitsFor(deps);
   let fit = conversation.fit(deps.history(), limits, { compact: compaction.enabled });
   if (fit.kind === 'compact') {

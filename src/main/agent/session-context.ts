@@ -1,5 +1,6 @@
 // Sets up a session's context once, when its first run starts: the model's window (asked of the
-// provider's model list at most once), the tokenizer or the byte estimate, the fitted
+// provider's model list at most once), the tokenizer or the byte estimate (the tokenizer handed
+// over to after the first request when it is still to load: tokenizer-handover.ts), the fitted
 // conversation (continuing a reopened session's compaction) and the usage so far. Also builds the
 // system prompt for each run, reporting the project's instructions when they are first sent or
 // have changed.
@@ -11,7 +12,7 @@ import { loadProjectInstructions, MAX_INSTRUCTION_CHARS } from './project-instru
 import type { ChatProvider } from './provider';
 import type { SessionContext } from './request-fitting';
 import { buildSystemPrompt } from './system-prompt';
-import { byteEstimate, loadTokenizer, MessageCounter, type TextCounter } from './token-counter';
+import { sessionCounter } from './tokenizer-handover';
 import type { ModelWindow } from './model-window';
 import { UsageMeter } from './usage-meter';
 
@@ -51,12 +52,13 @@ export function createSessionContext(options: SessionContextOptions): SessionCon
       ...(options.contextTokens !== undefined ? { contextTokens: options.contextTokens } : {}),
       ...(provider.describeModel ? { describe: () => provider.describeModel!() } : {}),
     });
-    const counter = new MessageCounter(await textCounter(window));
+    const { counter, counting } = sessionCounter(window);
     const conversation = new ConversationContext(counter);
     if (options.compaction) conversation.compacted(options.compaction);
     return {
       window,
       counter,
+      counting,
       conversation,
       meter: new UsageMeter(options.prices, options.pastEvents),
     };
@@ -103,16 +105,6 @@ export function createSessionContext(options: SessionContextOptions): SessionCon
       return prompt;
     },
   };
-}
-
-/** The tokenizer where the model's encoding is known; the byte estimate if it will not load. */
-async function textCounter(window: ModelWindow): Promise<TextCounter> {
-  if (!window.encoding) return byteEstimate();
-  try {
-    return await loadTokenizer(window.encoding);
-  } catch {
-    return byteEstimate();
-  }
 }
 
 /** At most a tenth of the window (at about 3.5 characters a token), and never past the cap. */

@@ -6,6 +6,7 @@ import {
   byteEstimate,
   loadTokenizer,
   MessageCounter,
+  utf8Bound,
   type TextCounter,
   type TokenEncoding,
 } from './token-counter';
@@ -37,6 +38,27 @@ describe('token counts against the reference strings', () => {
     const tokenizer = await loadTokenizer('o200k_base');
     expect(tokenizer.count('<|endoftext|>')).toBeGreaterThan(1);
   });
+
+  // The first request of a session is fitted by this bound while the tokenizer loads
+  // (tokenizer-handover.ts): it must never count fewer tokens than the tokenizer.
+  it.each(['o200k_base', 'cl100k_base'] as const)(
+    'the UTF-8 byte bound is never below %s',
+    async (encoding) => {
+      const tokenizer = await loadTokenizer(encoding);
+      const bound = utf8Bound();
+      const samples = [
+        ...referenceCases(encoding).map((c) => c.sample),
+        '<|endoftext|><|im_start|>system<|im_end|>',
+        '日本語のテキストと한국어 텍스트',
+        '🦊🐶🧑‍💻 emoji 🏳️‍🌈',
+        '\u0000\u0001\u007f ~`!@#$%^&*()',
+        Array.from({ length: 2000 }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 95))).join(''),
+        readFileSync(join(__dirname, 'context.ts'), 'utf8'),
+      ];
+      const below = samples.filter((text) => bound.count(text) < tokenizer.count(text));
+      expect(below).toEqual([]);
+    },
+  );
 
   it('estimates 2.5 bytes a token where the encoding is not known', () => {
     expect(byteEstimate().count('abcde')).toBe(2);
@@ -152,6 +174,22 @@ describe('calibration from reported usage', () => {
     expect(counter.calibrate(5000, 10)).toMatchObject({ kind: 'ignored' });
     expect(counter.calibrate(100, 90)).toMatchObject({ kind: 'ignored' });
     expect(counter.factor).toBe(1);
+  });
+
+  it('learns nothing while counting by the upper bound, and afresh once the tokenizer counts', async () => {
+    const counter = new MessageCounter(utf8Bound());
+    const message: ChatMessage = { role: 'user', content: 'x'.repeat(4000) };
+    expect(counter.message(message)).toBe(4004);
+    expect(counter.calibrate(4004, 600)).toMatchObject({ kind: 'ignored' });
+    counter.overflowed(4004, 4500);
+    expect(counter.factor).toBeGreaterThan(1);
+    const raised = counter.factor;
+    const tokenizer = await loadTokenizer('o200k_base');
+    counter.countWith(tokenizer);
+    // Cached counts go with the old counter; a factor a refusal raised stays.
+    expect(counter.message(message)).toBe(4 + tokenizer.count(message.content!));
+    expect(counter.factor).toBe(raised);
+    expect(counter.calibrate(5000, 5500).kind).toBe('applied');
   });
 
   it('never trusts a real tokenizer below its own count', async () => {

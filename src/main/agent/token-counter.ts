@@ -1,5 +1,6 @@
 // How many tokens a request takes: a real tokenizer (gpt-tokenizer) for models whose encoding is
-// known, else an estimate from UTF-8 bytes; both corrected by what the provider reports. Every
+// known, else an estimate from UTF-8 bytes; both corrected by what the provider reports. While the
+// tokenizer loads, the UTF-8 byte count stands in as an upper bound (tokenizer-handover.ts). Every
 // message is counted once (cached by object), so a long history costs a sum per request.
 import type { ChatMessage } from './chat-message';
 
@@ -7,8 +8,8 @@ export type TokenEncoding = 'o200k_base' | 'cl100k_base';
 
 /** Counts the tokens of one text. */
 export interface TextCounter {
-  readonly kind: 'tokenizer' | 'estimate';
-  /** "o200k_base", or "bytes / 3". */
+  readonly kind: 'tokenizer' | 'estimate' | 'bound';
+  /** "o200k_base", or "bytes / 2.5". */
   readonly name: string;
   count(text: string): number;
 }
@@ -34,7 +35,26 @@ export function byteEstimate(bytesPerToken = ESTIMATE_BYTES_PER_TOKEN): TextCoun
   };
 }
 
+/**
+ * No more tokens than the text has UTF-8 bytes: o200k and cl100k are byte-level BPE, every token
+ * stands for at least one byte (and text that spells a special token is counted as plain text).
+ * Used only to decide that a request fits whole, where more than the true count is safe.
+ */
+export function utf8Bound(): TextCounter {
+  return {
+    kind: 'bound',
+    name: 'UTF-8 bytes, an upper bound while the tokenizer loads',
+    count: (text) => Buffer.byteLength(text, 'utf8'),
+  };
+}
+
 const loaded = new Map<TokenEncoding, Promise<TextCounter>>();
+const ready = new Map<TokenEncoding, TextCounter>();
+
+/** The encoding's tokenizer if it has already loaded in this process. */
+export function loadedTokenizer(encoding: TokenEncoding): TextCounter | undefined {
+  return ready.get(encoding);
+}
 
 /**
  * The encoding's tokenizer, loaded on first use (0.3-0.6 s and 23-47 MB; see BENCHMARKS.md).
@@ -45,9 +65,17 @@ export function loadTokenizer(encoding: TokenEncoding): Promise<TextCounter> {
   if (!tokenizer) {
     tokenizer = importEncoding(encoding).then(({ countTokens }) => {
       const plain = { disallowedSpecial: new Set<string>() };
-      return { kind: 'tokenizer', name: encoding, count: (text) => countTokens(text, plain) };
+      const counter: TextCounter = {
+        kind: 'tokenizer',
+        name: encoding,
+        count: (text) => countTokens(text, plain),
+      };
+      ready.set(encoding, counter);
+      return counter;
     });
     loaded.set(encoding, tokenizer);
+    // A load that failed may be tried again.
+    tokenizer.catch(() => loaded.delete(encoding));
   }
   return tokenizer;
 }
@@ -63,10 +91,14 @@ async function importEncoding(encoding: TokenEncoding): Promise<{ countTokens: C
   }
 }
 
-/** Calibration bounds: a real tokenizer is never trusted below its own count. */
+/**
+ * Calibration bounds: a real tokenizer is never trusted below its own count. The upper bound is
+ * never calibrated (its counts say nothing of the tokenizer's), only raised by a refusal.
+ */
 const BOUNDS = {
   tokenizer: { plausible: [0.5, 1.6], factor: [1, 1.5], margin: 1.02 },
   estimate: { plausible: [0.3, 2.5], factor: [0.5, 2.5], margin: 1.05 },
+  bound: { plausible: [0, 0], factor: [1, 1.5], margin: 1.02 },
 } as const;
 /** Below this many tokens the template's own tokens swamp the ratio. */
 const MIN_CALIBRATION_TOKENS = 256;
@@ -80,12 +112,30 @@ export type Calibration =
  * reported to counted prompt tokens. Raw counts are cached; the factor applies to sums only.
  */
 export class MessageCounter {
-  private readonly perMessage = new WeakMap<ChatMessage, number>();
+  private perMessage = new WeakMap<ChatMessage, number>();
   private readonly perText = new Map<string, number>();
   private smoothed: number | undefined;
   private currentFactor = 1;
 
-  constructor(readonly text: TextCounter) {}
+  constructor(private counting: TextCounter) {}
+
+  get text(): TextCounter {
+    return this.counting;
+  }
+
+  /**
+   * Counts with `next` from now on (the tokenizer, once loaded, in place of the upper bound):
+   * every cached count goes, and so does what calibration learnt of the old counter's ratios. A
+   * factor raised by a refusal is kept (within the new counter's bounds).
+   */
+  countWith(next: TextCounter): void {
+    this.counting = next;
+    this.perMessage = new WeakMap();
+    this.perText.clear();
+    this.smoothed = undefined;
+    const [low, high] = BOUNDS[next.kind].factor;
+    this.currentFactor = Math.min(high, Math.max(low, this.currentFactor));
+  }
 
   /** The correction applied to raw sums (1 until the provider has reported usage). */
   get factor(): number {
@@ -166,6 +216,9 @@ export class MessageCounter {
    * servers report placeholders).
    */
   calibrate(raw: number, reported: number): Calibration {
+    if (this.text.kind === 'bound') {
+      return { kind: 'ignored', reason: 'counted by the upper bound while the tokenizer loaded' };
+    }
     if (raw < MIN_CALIBRATION_TOKENS) return { kind: 'ignored', reason: 'too small a request' };
     const bounds = BOUNDS[this.text.kind];
     const ratio = reported / raw;
