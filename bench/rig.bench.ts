@@ -33,7 +33,11 @@ import { checkRigOutcome, makeRigProject, startRigServer, TURNS, turnTimes } fro
 
 type Variant = 'bare' | 'tandem';
 const TASK = 'Work through the modules: read each, edit it, log ok, and look around.';
-const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1] || 5);
+const roundsAt = process.argv.indexOf('--rounds');
+const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 5;
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  throw new Error('--rounds takes a whole number of at least 1');
+}
 // --cli (repeatable) measures other builds too (an older one copied aside), in the same rounds.
 const CLIS = (() => {
   const given = process.argv.flatMap((arg, at) =>
