@@ -26,9 +26,9 @@ import {
   writeSync,
 } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { constants as vmConstants, Script } from 'node:vm';
+import { codeCacheRoot } from '../main/store/code-cache-dir';
 
 /** A folder with more entries than this is emptied (old builds' chunks pile up otherwise). */
 const MAX_ENTRIES = 400;
@@ -47,9 +47,7 @@ export interface CodeCacheReport {
 
 /** `$XDG_CACHE_HOME/tandem/v8/<node>-<arch>`, else under `~/.cache`. */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
-  return join(base, 'tandem', 'v8', `${process.version}-${process.arch}`);
+  return join(codeCacheRoot(env), `${process.version}-${process.arch}`);
 }
 
 interface Compile {
