@@ -42,7 +42,11 @@ describe('a project folder around or inside the code cache', () => {
     // XDG_CACHE_HOME pointed into a project (direnv, containers with a read-only home).
     { name: 'XDG_CACHE_HOME inside the project', project: 'work/app', xdg: 'work/app/.cache' },
     { name: 'the default ~/.cache as the project', project: 'home/.cache', xdg: undefined },
-    { name: 'a project inside the cache folder', project: 'home/.cache/tandem/v8/x', xdg: undefined },
+    {
+      name: 'a project inside the cache folder',
+      project: 'home/.cache/tandem/v8/x',
+      xdg: undefined,
+    },
   ];
   it.each(cases)('$name is refused by tandem run', ({ project, xdg }) => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-cc-project-')));
@@ -51,9 +55,7 @@ describe('a project folder around or inside the code cache', () => {
     mkdirSync(folder, { recursive: true });
     mkdirSync(join(root, 'home'), { recursive: true });
     const env = { HOME: join(root, 'home'), ...(xdg ? { XDG_CACHE_HOME: join(root, xdg) } : {}) };
-    expect(codeCacheRoot(env, env.HOME)).toBe(
-      join(root, xdg ?? 'home/.cache', 'tandem', 'v8'),
-    );
+    expect(codeCacheRoot(env, env.HOME)).toBe(join(root, xdg ?? 'home/.cache', 'tandem', 'v8'));
     expect(refusal(folder, env)).toContain("Tandem's own");
   });
 
@@ -64,5 +66,4 @@ describe('a project folder around or inside the code cache', () => {
     mkdirSync(folder, { recursive: true });
     expect(refusal(folder, { HOME: join(root, 'home') })).toBe('accepted');
   });
-
 });
