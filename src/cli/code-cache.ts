@@ -3,9 +3,10 @@
 // module.enableCompileCache. A chunk of the bundle's folder is compiled with the data V8 made
 // for exactly its text (the file is named by a SHA-256 of the text, so a rebuilt chunk never
 // meets an old cache) under the same V8 flags (flagsProbe). V8 itself refuses data from another
-// V8, other flags or a damaged file; the chunk is then compiled afresh. A chunk without usable
-// data is serialised once its top level has run, again when the first model request has been
-// sent (with all the code that took), and written at exit. Setting the shell parser's
+// V8 or other flags; a SHA-256 trailer catches a damaged file (V8 checks only its header). The
+// chunk is then compiled afresh. A chunk without usable data is serialised once its top level
+// has run, again when the first model request has been sent (with all the code that took), and
+// written at exit. Setting the shell parser's
 // --liftoff-only up front instead would void Node's own code cache of its built-in modules.
 // The cache lives under $XDG_CACHE_HOME (or ~/.cache)/tandem/v8, in a folder only the user can
 // enter (0700) and files only they can read (0600); anything else found there (another owner,
@@ -26,13 +27,15 @@ import {
   writeSync,
 } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { constants as vmConstants, Script } from 'node:vm';
+import { codeCacheRoot } from '../main/store/code-cache-dir';
 
 /** A folder with more entries than this is emptied (old builds' chunks pile up otherwise). */
 const MAX_ENTRIES = 400;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/** Each file ends with the SHA-256 of the data before it (see intact). */
+const DIGEST_BYTES = 32;
 /** fetch (undici) reports a request's body written here (as session-warm-up.ts uses it). */
 const REQUEST_SENT_CHANNEL = 'undici:request:bodySent';
 
@@ -47,9 +50,7 @@ export interface CodeCacheReport {
 
 /** `$XDG_CACHE_HOME/tandem/v8/<node>-<arch>`, else under `~/.cache`. */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
-  return join(base, 'tandem', 'v8', `${process.version}-${process.arch}`);
+  return join(codeCacheRoot(env), `${process.version}-${process.arch}`);
 }
 
 interface Compile {
@@ -75,14 +76,15 @@ export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheRepo
     const flags = flagsNow();
     const hash = createHash('sha256').update(content).digest('hex');
     const file = join(cacheDir, `${hash}-${flags}.v8`);
-    const cachedData = readOwnFile(file);
+    const stored = readOwnFile(file);
+    const cachedData = stored && intact(stored);
     const script = new Script(Module.wrap(content), {
       filename,
       ...(cachedData ? { cachedData } : {}),
       importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    if (!cachedData) report.missing.push(name);
-    else if (script.cachedDataRejected) report.rejected.push(name);
+    if (!stored) report.missing.push(name);
+    else if (!cachedData || script.cachedDataRejected) report.rejected.push(name);
     else report.used.push(name);
     const wrapper = script.runInThisContext({ displayErrors: true }) as (
       ...args: unknown[]
@@ -172,6 +174,18 @@ function readOwnFile(file: string): Buffer | undefined {
   }
 }
 
+/**
+ * The data without its SHA-256 trailer, or undefined when they do not match. V8 checks only the
+ * header of cached data in a release build: damage past it is deserialised and run as it is (a
+ * crash on "unreachable code", or other code), so each file carries a digest of its data.
+ */
+function intact(stored: Buffer): Buffer | undefined {
+  if (stored.length <= DIGEST_BYTES) return undefined;
+  const data = stored.subarray(0, stored.length - DIGEST_BYTES);
+  const digest = createHash('sha256').update(data).digest();
+  return digest.equals(stored.subarray(data.length)) ? data : undefined;
+}
+
 /** Written beside, 0600, then renamed into place; a failure leaves no cache, never a broken one. */
 function save(cacheDir: string, scripts: readonly { data: Buffer; file: string }[]): void {
   try {
@@ -187,6 +201,7 @@ function save(cacheDir: string, scripts: readonly { data: Buffer; file: string }
       const fd = openSync(temp, 'wx', 0o600);
       try {
         writeSync(fd, data);
+        writeSync(fd, createHash('sha256').update(data).digest());
       } finally {
         closeSync(fd);
       }

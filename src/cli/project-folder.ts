@@ -3,6 +3,7 @@
 // and MCP servers read every file of it without asking.
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { codeCacheRoot } from '../main/store/code-cache-dir';
 import { windowDataDir } from '../main/store/window-data-dir';
 import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
@@ -26,6 +27,8 @@ export function checkedProjectFolder(given: string, dataDir: string, io: CliIo):
     dataFolders: [
       realOr(dataDir),
       realOr(windowDataDir({ platform: process.platform, env: io.env, home })),
+      // The built CLI runs the compiled code found there (code-cache.ts).
+      realOr(codeCacheRoot(io.env, home)),
     ],
     env: io.env,
   });

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppEvent, WorkspaceInfo } from '../../shared/api';
 import type { RunEvent } from '../../shared/events';
 import { GrantBook } from '../permissions/grant-book';
@@ -225,6 +225,20 @@ describe('workspace handlers', () => {
     await expect(choose(handlers, pathOf(root))).rejects.toThrow(message);
     await expect(handlers.openFolder(pathOf(root))).rejects.toThrow(message);
     await expect(handlers.recentFolders()).resolves.toEqual([]);
+  });
+
+  // The built CLI runs the compiled code it finds in its code cache: a project holding that
+  // folder would let an approved command plant code the CLI runs outside the sandbox.
+  it("refuses a folder holding the CLI's code cache", async () => {
+    const folder = join(root, 'cached');
+    await mkdir(folder);
+    vi.stubEnv('XDG_CACHE_HOME', join(folder, '.cache'));
+    try {
+      const { handlers } = createHandlers(deps());
+      await expect(choose(handlers, folder)).rejects.toThrow(/contains Tandem's own data folder/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('lists recent folders most recent first, without duplicates or vanished folders', async () => {

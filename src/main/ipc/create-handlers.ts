@@ -7,6 +7,7 @@ import type { ProbeOptions } from '../agent/provider-probe';
 import type { GrantBook } from '../permissions/grant-book';
 import type { PermissionsStore } from '../permissions/project-permissions-store';
 import type { SettingsStore } from '../store/provider-settings';
+import { codeCacheRoot } from '../store/code-cache-dir';
 import { defaultDataDir } from '../store/data-dir';
 import type { SecretStore } from '../store/secret-store';
 import { createAppEventHub } from './app-event-hub';
@@ -105,8 +106,8 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     folderPolicy: {
       platform: process.platform,
       home: deps.home ?? homedir(),
-      // The app's folder and the CLI's: the agent must reach neither.
-      dataFolders: [...new Set([deps.dataDir, defaultDataDir()])],
+      // The app's folder, the CLI's and the CLI's code cache: the agent must reach none.
+      dataFolders: [...new Set([deps.dataDir, defaultDataDir(), codeCacheRoot()])],
       env: process.env,
     },
     modeFor: async (folder) => (await deps.permissions.load(folder)).mode,

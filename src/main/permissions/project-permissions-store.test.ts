@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,6 +34,19 @@ describe('JsonFilePermissionsStore', () => {
     raw.rules[0].rule.server = 'db__x';
     await writeFile(file, JSON.stringify(raw));
     await expect(store.load(folder)).rejects.toThrow(/not a valid permissions file at rules\.0/);
+  });
+
+  // Read synchronously on the main thread at every decision: something other than a file in its
+  // place (a FIFO with no writer blocks a plain read forever) must be an error, not a frozen app.
+  it('refuses something other than a regular file in place of permissions.json', async () => {
+    const store = new JsonFilePermissionsStore(dataDir);
+    const file = store.fileFor(folder);
+    await mkdir(dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    await expect(store.load(folder)).rejects.toThrow(/is not a regular file/);
+    await rm(file);
+    await mkdir(file);
+    await expect(store.load(folder)).rejects.toThrow(/is not a regular file/);
   });
 
   it('starts from the defaults when nothing is stored', async () => {

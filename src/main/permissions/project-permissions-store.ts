@@ -1,7 +1,7 @@
 // Mode, network setting and "always" rules of one project, persisted with a schema and a version.
 // The CLI keeps them in <dataDir>/projects/<key>/permissions.json; the app will put the same
 // value in electron-store behind the same interface.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SERVER_NAME, SERVER_NAME_MAX } from '../../shared/mcp-types';
@@ -181,6 +181,29 @@ function withinLimits(stored: StoredRule): StoredRule {
   };
 }
 
+/** Far above any real rules file; a bigger one is refused rather than read on the main thread. */
+const MAX_PERMISSIONS_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The file's text, read on the calling thread. Opened non-blocking and checked before reading: a
+ * FIFO in its place would otherwise block the main process for good, a device or a huge file
+ * for as long as it takes.
+ */
+function readRegularFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      throw new Error(`${file} is not a regular file; Tandem reads only one there`);
+    if (stat.size > MAX_PERMISSIONS_BYTES) {
+      throw new Error(`${file} is ${stat.size} bytes, more than a permissions file can be`);
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class JsonFilePermissionsStore implements PermissionsStore {
   constructor(private readonly dataDir: string) {}
 
@@ -196,7 +219,7 @@ export class JsonFilePermissionsStore implements PermissionsStore {
       // the transcript and journal in the same data folder are written: promises.readFile takes
       // four thread-pool round trips (open, stat, read, close), milliseconds per tool call on a
       // busy machine (issue 15), for a file of a few hundred bytes.
-      text = readFileSync(file, 'utf8');
+      text = readRegularFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_PERMISSIONS;
       throw error;
