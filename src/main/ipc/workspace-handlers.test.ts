@@ -92,7 +92,7 @@ const FORBIDDEN: readonly [string, () => string, RegExp][] = [
   [
     "Tandem's data folder",
     () => dataDir,
-    /it is Tandem's own data folder: Tandem keeps its settings, approvals and transcripts there/,
+    /it is Tandem's own data folder: Tandem keeps its settings, approvals, transcripts and compiled code there/,
   ],
   [
     'a folder inside the data folder',
@@ -115,7 +115,7 @@ describe('openFolder from a compromised window', () => {
     start();
     await expect(choose(parent)).rejects.toThrow(
       `Cannot open "${parent}": it contains Tandem's own data folder (${dataDir}): Tandem keeps ` +
-        'its settings, approvals and transcripts there, and the agent must not read or change them.',
+        'its settings, approvals, transcripts and compiled code there, and the agent must not read or change them.',
     );
   });
 

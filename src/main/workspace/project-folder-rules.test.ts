@@ -83,7 +83,7 @@ describe('projectFolderRefusal', () => {
   it("says why Tandem's data folder is off limits", () => {
     expect(projectFolderRefusal('/home/ana/.config', LINUX)).toBe(
       "it contains Tandem's own data folder (/home/ana/.config/Tandem): Tandem keeps its " +
-        'settings, approvals and transcripts there, and the agent must not read or change them',
+        'settings, approvals, transcripts and compiled code there, and the agent must not read or change them',
     );
   });
 });

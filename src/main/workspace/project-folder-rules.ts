@@ -125,7 +125,7 @@ export function projectFolderRefusal(real: string, ctx: FolderRuleContext): stri
 
   for (const data of ctx.dataFolders) {
     const why =
-      'Tandem keeps its settings, approvals and transcripts there, and the agent must not read or change them';
+      'Tandem keeps its settings, approvals, transcripts and compiled code there, and the agent must not read or change them';
     if (same(real, data)) return `it is Tandem's own data folder: ${why}`;
     if (inside(real, data)) return `it contains Tandem's own data folder (${data}): ${why}`;
     if (inside(data, real)) return `it is inside Tandem's own data folder (${data}): ${why}`;
