@@ -12,7 +12,6 @@
 // enter (0700) and files only they can read (0600); anything else found there (another owner,
 // wider modes, a link) is not read, and then nothing is cached.
 import { createHash } from 'node:crypto';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   closeSync,
   constants,
@@ -29,6 +28,7 @@ import {
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { constants as vmConstants, Script } from 'node:vm';
+import { afterNextRequestSent } from '../main/agent/request-sent';
 import { codeCacheRoot } from '../main/store/code-cache-dir';
 
 /** A folder with more entries than this is emptied (old builds' chunks pile up otherwise). */
@@ -36,8 +36,6 @@ const MAX_ENTRIES = 400;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 /** Each file ends with the SHA-256 of the data before it (see intact). */
 const DIGEST_BYTES = 32;
-/** fetch (undici) reports a request's body written here (as session-warm-up.ts uses it). */
-const REQUEST_SENT_CHANNEL = 'undici:request:bodySent';
 
 export interface CodeCacheReport {
   /** Chunks compiled from their cache. */
@@ -106,14 +104,12 @@ export function useCodeCache(bundleDir: string, cacheDir: string): CodeCacheRepo
   // When the first model request has been sent, the code it took has been compiled: serialised
   // again then (those still under the flags they compiled with), the cache holds the whole way
   // to that request.
-  const onRequestSent = (): void => {
-    unsubscribe(REQUEST_SENT_CHANNEL, onRequestSent);
+  afterNextRequestSent(() => {
     const flags = flagsNow();
     for (const entry of toSave) {
       if (entry.flags === flags) entry.data = entry.script.createCachedData();
     }
-  };
-  subscribe(REQUEST_SENT_CHANNEL, onRequestSent);
+  });
   process.once('exit', () => {
     if (toSave.length > 0) save(cacheDir, toSave);
   });

@@ -6,12 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowAll, makeTempDir } from '../../test-support/agent-harness';
 import { startScriptedOpenAIServer } from '../../test-support/scripted-openai-server';
 import { createOpenAIProvider, type AssistantTurn, type ChatProvider } from './provider';
-import {
-  REQUEST_SENT_CHANNEL,
-  warmingUpOnFirstTurn,
-  warmUpForCommands,
-  type WarmUpSteps,
-} from './session-warm-up';
+import { REQUEST_SENT_CHANNEL } from './request-sent';
+import { warmingUpOnFirstTurn, warmUpForCommands, type WarmUpSteps } from './session-warm-up';
 import { openWorkspaceAgent } from './workspace-agent';
 
 const cleanups: (() => Promise<unknown>)[] = [];

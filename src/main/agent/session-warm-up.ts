@@ -4,8 +4,8 @@
 // commands get (rev-parse, config, ls-files), the pty module and the secret masker (re2js). Each
 // is cached where it lives; a command that comes before the warm-up is done waits for the same
 // promise instead of starting a second one.
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { loadPty } from '../shell/pty-session';
+import { afterNextRequestSent } from './request-sent';
 import { probeSandbox } from '../shell/sandbox-probe';
 import type { ChatProvider } from './provider';
 import { loadSecretMask } from './tool-calls';
@@ -54,24 +54,17 @@ export async function warmUpForCommands(
 }
 
 /**
- * fetch (undici) reports on this channel that a request's body is written to the socket: from
- * then on the process only waits for the model, and the warm-up cannot delay the request.
- * Started any earlier (a setImmediate after the SDK was called), it held the request back by
- * 30-40 ms: the parser compiles on the main thread.
- */
-export const REQUEST_SENT_CHANNEL = 'undici:request:bodySent';
-
-/**
  * The provider, with `warmUp` started once: when the first turn's request has been sent, or
  * when that turn ends without one having been seen (a provider that is not HTTP, a request
  * that failed before it was sent).
  */
 export function warmingUpOnFirstTurn(provider: ChatProvider, warmUp: () => void): ChatProvider {
   let state: 'waiting' | 'listening' | 'started' = 'waiting';
+  let stopListening = (): void => {};
   const start = (): void => {
     if (state === 'started') return;
     state = 'started';
-    unsubscribe(REQUEST_SENT_CHANNEL, start);
+    stopListening();
     // Out of undici's own call stack: nothing of the warm-up runs inside fetch's write path.
     setImmediate(warmUp);
   };
@@ -81,7 +74,7 @@ export function warmingUpOnFirstTurn(provider: ChatProvider, warmUp: () => void)
     streamTurn(request) {
       if (state === 'waiting') {
         state = 'listening';
-        subscribe(REQUEST_SENT_CHANNEL, start);
+        stopListening = afterNextRequestSent(start);
       }
       const turn = provider.streamTurn(request);
       // A side branch: the caller still gets the turn's own rejection.

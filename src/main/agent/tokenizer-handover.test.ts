@@ -16,7 +16,7 @@ import { createToolRegistry } from '../tools/registry';
 import { createAgent, type AgentOptions } from './agent';
 import type { ChatProvider } from './provider';
 import { createOpenAIProvider } from './provider';
-import { REQUEST_SENT_CHANNEL } from './session-warm-up';
+import { REQUEST_SENT_CHANNEL } from './request-sent';
 import {
   loadedTokenizer,
   loadTokenizer,

@@ -7,9 +7,8 @@
 // first request's body has been sent (the process then only waits for the model) and is counted
 // with from the next fit on. The counter is switched only at the start of a fit, so a request's
 // usage always calibrates the counter that counted it.
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ModelWindow } from './model-window';
-import { REQUEST_SENT_CHANNEL } from './session-warm-up';
+import { afterNextRequestSent } from './request-sent';
 import {
   byteEstimate,
   loadedTokenizer,
@@ -59,14 +58,11 @@ export function handOver(
   let loading: Promise<TextCounter> | undefined;
   let fits = 0;
   let switched = false;
+  let stopListening = (): void => {};
   const start = (): Promise<TextCounter> => {
-    unsubscribe(REQUEST_SENT_CHANNEL, onSent);
+    stopListening();
     loading ??= load();
     return loading;
-  };
-  // Out of undici's own call stack, as the command warm-up is.
-  const onSent = (): void => {
-    setImmediate(() => start().catch(() => undefined));
   };
   const exact = async (): Promise<void> => {
     if (switched) return;
@@ -78,7 +74,7 @@ export function handOver(
     async beforeFit(fitsWhole) {
       if (switched) return;
       if (fits++ === 0 && fitsWhole()) {
-        subscribe(REQUEST_SENT_CHANNEL, onSent);
+        stopListening = afterNextRequestSent(() => void start().catch(() => undefined));
         return;
       }
       await exact();
