@@ -14,7 +14,7 @@
 // Run: npm run bench:rig [-- --rounds 5] [--in-process-only | --children-only] [--cli PATH ...]
 // (npm run build first for the CLI's figures; --cli compares other builds in the same rounds)
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -22,6 +22,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { median } from './percentiles';
+import { threadCpuMs } from './thread-cpu';
 import {
   jsonLineCollector,
   phasesByTool,
@@ -53,19 +54,6 @@ interface Sample {
   readonly childCpuMs: number;
   /** Tandem only: per tool name, the phases of each of its turns. */
   readonly tools: Map<string, Phases[]>;
-}
-
-/** The on-CPU time of every live thread of `pid`, in ms (Linux /proc; as bench/startup.bench.ts). */
-function threadCpuMs(pid: number): number {
-  try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    }
-    return ns / 1e6;
-  } catch {
-    return NaN;
-  }
 }
 
 /** CPU of this process's waited-for children (utime + stime, clock ticks of 10 ms). */

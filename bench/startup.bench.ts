@@ -13,7 +13,7 @@
 //
 // Run: npm run build && npm run bench:startup [-- --runs 9] [--cli out/main/cli.js --cli other/cli.js]
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +23,7 @@ import {
   type ScriptedTurn,
 } from '../src/test-support/scripted-openai-server';
 import { median } from './percentiles';
+import { threadCpuMs } from './thread-cpu';
 
 function flags(name: string): string[] {
   return process.argv.flatMap((arg, at) =>
@@ -41,19 +42,6 @@ const LATENCY_MS = [0, 300];
 interface Sample {
   readonly wallMs: number;
   readonly cpuMs: number;
-}
-
-/** The on-CPU time of every live thread of `pid`, in ms (Linux; NaN elsewhere). */
-function threadCpuMs(pid: number): number {
-  try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    }
-    return ns / 1e6;
-  } catch {
-    return NaN;
-  }
 }
 
 interface Fixture {
