@@ -13,6 +13,25 @@ import { startScriptedOpenAIServer } from '../src/test-support/scripted-openai-s
 const cli = resolve(__dirname, '../out/main/cli.js');
 let base = '';
 
+/** The temp project and data folder every command here works on. */
+const folderFlags = (): string[] => [
+  '--folder',
+  join(base, 'proj'),
+  '--data-dir',
+  join(base, 'data'),
+];
+
+/** `tandem run` on the temp project, against the scripted server, answering "done". */
+const runArgs = (baseUrl: string, model: string): string[] => [
+  'run',
+  ...folderFlags(),
+  '--base-url',
+  baseUrl,
+  '--model',
+  model,
+  'say done',
+];
+
 // Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit; and to
 // $LOADED_OUT.exit at exit.
 const PRELOAD = `
@@ -136,18 +155,7 @@ describe('built CLI start-up', () => {
   it('run has loaded the provider SDK but none of what only a tool call or an MCP server needs when its first request goes out', async () => {
     const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }] });
     try {
-      const { code, stderr, loaded } = await loadedBy([
-        'run',
-        '--folder',
-        join(base, 'proj'),
-        '--data-dir',
-        join(base, 'data'),
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'scripted-model',
-        'say done',
-      ]);
+      const { code, stderr, loaded } = await loadedBy(runArgs(server.baseUrl, 'scripted-model'));
       expect(code, stderr).toBe(0);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
@@ -168,18 +176,9 @@ describe('built CLI start-up', () => {
   it('run --model gpt-4o sends its first request before the o200k tokenizer has loaded, and loads it after', async () => {
     const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }], model: 'gpt-4o' });
     try {
-      const { code, stderr, loaded, loadedAtExit } = await loadedBy([
-        'run',
-        '--folder',
-        join(base, 'proj'),
-        '--data-dir',
-        join(base, 'data'),
-        '--base-url',
-        server.baseUrl,
-        '--model',
-        'gpt-4o',
-        'say done',
-      ]);
+      const { code, stderr, loaded, loadedAtExit } = await loadedBy(
+        runArgs(server.baseUrl, 'gpt-4o'),
+      );
       expect(code, stderr).toBe(0);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
@@ -205,9 +204,8 @@ describe('built CLI start-up', () => {
       for (let round = 0; round < 2; round++) {
         const rounds: Report[] = [];
         for (const command of commands) {
-          const folderFlags = ['--folder', join(base, 'proj'), '--data-dir', join(base, 'data')];
           const [name, ...rest] = command as [string, ...string[]];
-          const { code, stderr } = await loadedBy([name, ...folderFlags, ...rest], env);
+          const { code, stderr } = await loadedBy([name, ...folderFlags(), ...rest], env);
           expect(code, stderr).toBe(0);
           rounds.push(JSON.parse(await readFile(report, 'utf8')) as Report);
         }
