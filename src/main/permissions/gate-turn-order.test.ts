@@ -164,6 +164,8 @@ describe('a turn of several calls', () => {
     ['from the folder a `cd` before it entered', 'cd sub && sh run.sh', 'sub/run.sh'],
     ['through a link in the project', 'sh link.sh', 'run.sh'],
     ['after more words than are looked at', `echo ${manyWords} && sh run.sh`, 'run.sh'],
+    ['by a variable naming the folder', 'sh "${PWD}/sub/run.sh"', 'sub/run.sh'],
+    ['from its standard input', 'bash < run.sh', 'run.sh'],
   ])(
     'asks again when a call before it rewrote the script the card runs %s',
     async (_, command, rewritten) => {
