@@ -7,6 +7,12 @@ import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandPart } from '../../shared/tool-types';
 
+/** A command line and the simple commands the classifier found in it. */
+export interface NamedCommand {
+  readonly text: string;
+  readonly parts: readonly CommandPart[];
+}
+
 /**
  * Words looked at besides each part's program and its first operand (always looked at: the
  * script an interpreter runs), folders a word may be read from, and the size of a file whose
@@ -25,7 +31,7 @@ const MAX_READ_BYTES = 1_000_000;
  */
 export async function namedFileContents(
   folder: string,
-  parts: readonly CommandPart[],
+  command: NamedCommand,
   same?: readonly string[],
 ): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
@@ -35,8 +41,8 @@ export async function namedFileContents(
     }
     return found;
   }
-  const words = wordsOf(parts);
-  for (const base of await basesOf(folder, parts, words)) {
+  const words = wordsOf(command);
+  for (const base of await basesOf(folder, command.parts, words)) {
     for (const word of words) {
       const abs = path.resolve(base, word);
       const relative = projectRelative(folder, abs);
@@ -48,8 +54,12 @@ export async function namedFileContents(
   return found;
 }
 
-/** Each part's program and first operand first, then the other words, up to the limit. */
-function wordsOf(parts: readonly CommandPart[]): string[] {
+/**
+ * Each part's program, first operand and input file (`bash < run.sh`) first, then the other
+ * words, up to the limit. A word with an expansion the classifier left as written (`$PWD/run.sh`,
+ * `"${PWD}/sub/x.sh"`) counts by each path after it (`run.sh`; `sub/x.sh` and `x.sh`).
+ */
+function wordsOf({ text, parts }: NamedCommand): string[] {
   const first: string[] = [];
   const rest: string[] = [];
   for (const { argv } of parts) {
@@ -57,12 +67,32 @@ function wordsOf(parts: readonly CommandPart[]): string[] {
     first.push(...(argv[0] !== undefined ? [argv[0]] : []), ...(operand ? [operand] : []));
     rest.push(...argv);
   }
-  const words = new Set(first);
-  for (const word of rest) {
-    if (words.size >= first.length + MAX_WORDS) break;
+  // Redirections are in no part's argv: the command line names their files.
+  const tokens = text.split(/[\s|;&()]+/).filter((token) => token !== '');
+  tokens.forEach((token, i) => {
+    const input = /^\d*<$/.test(token) ? tokens[i + 1] : /^\d*<([^<>].*)$/.exec(token)?.[1];
+    if (input !== undefined) first.push(input);
+  });
+  rest.push(...tokens);
+  const words = new Set(first.flatMap(variants));
+  const limit = words.size + MAX_WORDS;
+  for (const word of rest.flatMap(variants)) {
+    if (words.size >= limit) break;
     words.add(word);
   }
   return [...words].filter((word) => word !== '' && !word.startsWith('-'));
+}
+
+/** The word without quotes; with an expansion in it, the paths after each `/` instead. */
+function variants(word: string): string[] {
+  const plain = word.replace(/["']/g, '');
+  if (!/[$~`]/.test(plain)) return [plain];
+  const found: string[] = [];
+  for (let at = plain.indexOf('/'); at !== -1; at = plain.indexOf('/', at + 1)) {
+    const tail = plain.slice(at + 1);
+    if (tail !== '' && !/[$~`]/.test(tail)) found.push(tail);
+  }
+  return found;
 }
 
 /** The project folder, the folders `cd` enters in turn, and project folders the words name. */
