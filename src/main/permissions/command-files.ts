@@ -2,6 +2,7 @@
 // the command was answered on them as they were, so their content is part of what it approved.
 // A turn's cards are answered together, before the calls ahead of them ran: one of those may
 // rewrite the script a later, already allowed command runs (see the approval fingerprint).
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,14 +17,16 @@ export interface NamedCommand {
 /**
  * Words looked at besides each part's program and its first operand (always looked at: the
  * script an interpreter runs), folders a word may be read from, and the size of a file whose
- * content is read (bigger ones by size and time only).
+ * content is kept (bigger ones by digest).
  */
 const MAX_WORDS = 256;
 const MAX_BASES = 8;
 const MAX_READ_BYTES = 1_000_000;
+/** Up to this size a larger file is bound by its SHA-256; beyond, by size, times and inode. */
+const MAX_HASHED_BYTES = 256 * 1024 * 1024;
 
 /**
- * Content (or size and time, when large) of each regular project file the command names; with
+ * Content (or a digest, when large) of each regular project file the command names; with
  * `same`, of exactly those files (a key of an earlier answer), 'gone' for one no longer there. A
  * file made after the card (by a call ahead whose own card or start showed it) is not news.
  * A word counts from the project folder and from each project folder the command enters (`cd
@@ -135,7 +138,7 @@ async function isFolder(abs: string): Promise<boolean> {
 }
 
 /**
- * A regular file's content (through links), or its size and time when large; undefined for
+ * A regular file's content (through links), its digest when large; undefined for
  * anything else. Opened without blocking and checked again on the open file, so a FIFO put there
  * in between cannot hold the gate.
  */
@@ -151,7 +154,16 @@ async function fileState(abs: string): Promise<string | undefined> {
   try {
     const info = await handle.stat();
     if (!info.isFile()) return undefined;
-    if (info.size > MAX_READ_BYTES) return `large: ${info.size} bytes, modified ${info.mtimeMs}`;
+    // A modification time can be put back (`touch -r`): the content itself, hashed, unless huge.
+    if (info.size > MAX_HASHED_BYTES) {
+      return `huge: ${info.size} bytes, inode ${info.ino}, modified ${info.mtimeMs}, changed ${info.ctimeMs}`;
+    }
+    if (info.size > MAX_READ_BYTES) {
+      const hash = createHash('sha256');
+      for await (const chunk of handle.createReadStream({ autoClose: false }))
+        hash.update(chunk as Buffer);
+      return `sha256: ${hash.digest('hex')}`;
+    }
     // As the approval fingerprint reads a file: latin1, so any bytes round-trip.
     return await handle.readFile('latin1');
   } catch (error) {
