@@ -2,7 +2,7 @@
 // length of the text it was made for), so no sandboxed command may ever write there. Commands can
 // write only inside their project folder (the home folder is hidden, /tmp is private): a project
 // that holds the cache folder, or lies inside it, is refused like one around Tandem's data.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -57,6 +57,20 @@ describe('a project folder around or inside the code cache', () => {
     const env = { HOME: join(root, 'home'), ...(xdg ? { XDG_CACHE_HOME: join(root, xdg) } : {}) };
     expect(codeCacheRoot(env, env.HOME)).toBe(join(root, xdg ?? 'home/.cache', 'tandem', 'v8'));
     expect(refusal(folder, env)).toContain("Tandem's own");
+  });
+
+  // ~/.cache a link to another disk, and the cache not made yet (a first run with the cache off,
+  // or from the sources): the project that will hold it is still refused.
+  it('the folder a linked ~/.cache leads to, before the cache exists, is refused', () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-cc-project-')));
+    roots.push(root);
+    const disk = join(root, 'disk', 'cache');
+    mkdirSync(disk, { recursive: true });
+    mkdirSync(join(root, 'home'), { recursive: true });
+    symlinkSync(disk, join(root, 'home', '.cache'));
+    const env = { HOME: join(root, 'home') };
+    expect(existsSync(codeCacheRoot(env, env.HOME))).toBe(false);
+    expect(refusal(disk, env)).toContain("Tandem's own");
   });
 
   it('a project beside it is accepted', () => {

@@ -3,6 +3,7 @@
 // and MCP servers read every file of it without asking.
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { codeCacheRoot } from '../main/store/code-cache-dir';
 import { windowDataDir } from '../main/store/window-data-dir';
 import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
@@ -49,10 +50,23 @@ function pathKind(path: string): 'folder' | 'file' | 'missing' {
   }
 }
 
+/**
+ * The real path of `path`, or of its deepest existing ancestor with the rest appended: a data
+ * folder not made yet (the code cache before its first use) is still compared where it will be,
+ * through links on the way there (~/.cache a link to another disk).
+ */
 function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
+  if (!path) return path;
+  let current = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest);
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return resolve(path);
+      rest.unshift(basename(current));
+      current = parent;
+    }
   }
 }

@@ -27,9 +27,38 @@ function installRoot(hidden: string, file: string): string {
   return root;
 }
 
-/** Folders to show read-only for `words` (the command and its arguments) under `hidden`. */
-export function programFolders(words: readonly string[], hidden: readonly string[]): string[] {
+/**
+ * Whether resolving `word` passes through the project folder (real path `project`): a link there
+ * is the agent's to make, so the folder it leads to is not the config's choice. Each prefix of the
+ * word as written is resolved as the kernel would (a `..` after a link climbs from its target).
+ */
+function throughProject(word: string, project: string): boolean {
+  const parts = word.split('/');
+  for (let n = 1; n <= parts.length; n++) {
+    const prefix = parts.slice(0, n).join('/') || '/';
+    let real: string;
+    try {
+      real = realpathSync(prefix);
+    } catch {
+      return false;
+    }
+    if (isInside(project, real)) return true;
+  }
+  return false;
+}
+
+/**
+ * Folders to show read-only for `words` (the command and its arguments) under `hidden`. A word
+ * whose path passes through `project` (where the agent can make links) shows nothing: the project
+ * is shown as it is anyway.
+ */
+export function programFolders(
+  words: readonly string[],
+  hidden: readonly string[],
+  project?: string,
+): string[] {
   const found = new Set<string>();
+  const projectReal = project === undefined ? undefined : realOrItself(project);
   for (const word of words) {
     if (!path.isAbsolute(word)) continue;
     let real: string;
@@ -38,8 +67,17 @@ export function programFolders(words: readonly string[], hidden: readonly string
     } catch {
       continue;
     }
+    if (projectReal !== undefined && throughProject(word, projectReal)) continue;
     const under = hidden.find((dir) => dir !== '' && dir !== '/' && inside(dir, real));
     if (under) found.add(installRoot(under, real));
   }
   return [...found].sort();
+}
+
+function realOrItself(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
 }

@@ -3,6 +3,7 @@
 // for commands, even where it lies inside the project.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { chmod, symlink } from 'node:fs/promises';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,3 +183,105 @@ function writable(dir: string): boolean {
     return false;
   }
 }
+
+// A server's own install comes back read-only (program-folders.ts): when the folder shown holds
+// Tandem's data folder (a script lying directly in ~/.config, beside ~/.config/tandem), that data
+// folder must still be covered, wherever the hidden home folder lies.
+describe("Tandem's data folder inside a server's program folder", () => {
+  let root: string;
+  let home: string;
+  let dataDir: string;
+  let folder: string;
+  let sandbox: SandboxState;
+
+  beforeAll(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'tandem-mcp-programs-')));
+    home = join(root, 'home');
+    dataDir = join(home, '.config', 'tandem');
+    folder = join(root, 'project');
+    await mkdir(dataDir, { recursive: true });
+    await mkdir(folder);
+    await writeFile(join(dataDir, 'transcript.jsonl'), 'the data\n');
+    await writeFile(
+      join(home, '.config', 'server.sh'),
+      `ls -A "${dataDir}"; echo "--"; cat "${join(dataDir, 'transcript.jsonl')}" 2>/dev/null || echo unreadable\n`,
+    );
+    sandbox = await probeSandbox();
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('stays an empty folder while the server script beside it runs', async () => {
+    expect(sandbox.available).toBe(true);
+    const launch = await planStdioLaunch({
+      spec: spec({}, 'sh', [join(home, '.config', 'server.sh')]),
+      folder,
+      choices: DEFAULT_MCP_CHOICES,
+      sandbox,
+      baseEnv: BASE,
+      home,
+      dataFolders: [dataDir],
+    });
+    try {
+      const [program, ...args] = launch.argv;
+      const result = spawnSync(program, args, {
+        cwd: launch.cwd,
+        env: launch.env,
+        encoding: 'utf8',
+      });
+      expect(result.stdout).toBe('--\nunreadable\n');
+    } finally {
+      await launch.finish();
+    }
+  });
+});
+
+// A server's own install comes back read-only only where the config names it: a link the project
+// holds (the agent can make one) must not pick a folder of the hidden home to show.
+describe("a link in the project named by a server's config", () => {
+  let home: string;
+  let folder: string;
+  let sandbox: SandboxState;
+
+  beforeAll(async () => {
+    home = await realpath(await mkdtemp(join(tmpdir(), 'tandem-mcp-link-home-')));
+    folder = join(home, 'project');
+    await mkdir(join(home, '.ssh'), { recursive: true });
+    await mkdir(folder);
+    await writeFile(join(home, '.ssh', 'id'), 'the key\n');
+    await writeFile(
+      join(folder, 'run.sh'),
+      '#!/bin/sh\ncat "$1/id" 2>/dev/null || echo unreadable\n',
+    );
+    await chmod(join(folder, 'run.sh'), 0o755);
+    await symlink('../.ssh', join(folder, 'data'));
+    sandbox = await probeSandbox();
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('shows nothing of the home folder it leads to', async () => {
+    expect(sandbox.available).toBe(true);
+    const launch = await planStdioLaunch({
+      spec: spec({}, join(folder, 'run.sh'), [join(folder, 'data')]),
+      folder,
+      choices: DEFAULT_MCP_CHOICES,
+      sandbox,
+      baseEnv: BASE,
+      home,
+    });
+    try {
+      const [program, ...args] = launch.argv;
+      const result = spawnSync(program, args, {
+        cwd: launch.cwd,
+        env: launch.env,
+        encoding: 'utf8',
+      });
+      expect(result.stdout).toBe('unreadable\n');
+    } finally {
+      await launch.finish();
+    }
+  });
+});

@@ -97,7 +97,7 @@ export async function planStdioLaunch(input: StdioLaunchInput): Promise<StdioLau
   const cwd = serverCwd(spec, folder);
   const env = serverEnvironment(spec, input.baseEnv ?? process.env, input.secrets);
   const home = input.home ?? homedir();
-  const shown = programFolders([spec.command, ...spec.args.slice(0, 1)], [home, '/tmp']);
+  const shown = programFolders([spec.command, ...spec.args.slice(0, 1)], [home, '/tmp'], folder);
   const prepared = await prepareSandbox(sandbox, {
     folder,
     home: home && existsSync(home) ? home : '',

@@ -111,10 +111,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       // card they answered showed; then they are asked again, with what is new first.
       const added = newReasons(decided.reasons, request.editOf.reasons);
       const { namedFiles } = request.editOf;
-      if (namedFiles && decided.parts) {
+      if (namedFiles && decided.parts && target.kind === 'command') {
         // The edit was answered before the calls ahead of it ran: the scripts it names must
         // still be what they were then (as for the card itself: see the fingerprint).
-        const now = await namedFileContents(ctx.folder, decided.parts, Object.keys(namedFiles));
+        const command = { text: target.command, parts: decided.parts };
+        const now = await namedFileContents(ctx.folder, command, Object.keys(namedFiles));
         const changed = Object.keys(namedFiles).filter((name) => now[name] !== namedFiles[name]);
         if (changed.length > 0) {
           added.unshift(`a file your edit runs changed after you answered: ${changed.join(', ')}`);
@@ -176,7 +177,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     const fingerprint = async (again = false): Promise<string> => {
       if (target.kind === 'command' && decided.parts) {
         const known = again && named ? Object.keys(named) : undefined;
-        named = await namedFileContents(ctx.folder, decided.parts, known);
+        const command = { text: target.command, parts: decided.parts };
+        named = await namedFileContents(ctx.folder, command, known);
       }
       return approvalHash({
         toolName: tool.name,
@@ -307,7 +309,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     const verdict = await deps.classifyCommand(target.command, request.ctx.folder, {
       untouchable: request.ctx.services.dataFolders ?? [],
     });
-    return namedFileContents(request.ctx.folder, verdict.parts);
+    return namedFileContents(request.ctx.folder, { text: target.command, parts: verdict.parts });
   }
 
   async function remember(

@@ -1,6 +1,6 @@
 // One turn's cards are shown together (a stack), but each call is judged on the state when it is
 // its turn to run: the gate's `ready`. Real gate, broker, policy and write tool in a temp folder.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -157,6 +157,36 @@ describe('a turn of several calls', () => {
     broker.answer(second.requestId, second.argsHash, { kind: 'deny' }, 'person');
     expect(await verdict).toMatchObject({ kind: 'refuse' });
   });
+
+  // The script a command runs, named some other way than by its path from the project folder.
+  const manyWords = Array.from({ length: 70 }, (_, i) => `w${i}`).join(' ');
+  it.each<[string, string, string]>([
+    ['from the folder a `cd` before it entered', 'cd sub && sh run.sh', 'sub/run.sh'],
+    ['through a link in the project', 'sh link.sh', 'run.sh'],
+    ['after more words than are looked at', `echo ${manyWords} && sh run.sh`, 'run.sh'],
+    ['by a variable naming the folder', 'sh "${PWD}/sub/run.sh"', 'sub/run.sh'],
+    ['from its standard input', 'bash < run.sh', 'run.sh'],
+  ])(
+    'asks again when a call before it rewrote the script the card runs %s',
+    async (_, command, rewritten) => {
+      await mkdir(join(folder, 'sub'));
+      await writeFile(join(folder, 'run.sh'), 'echo benign\n');
+      await writeFile(join(folder, 'sub', 'run.sh'), 'echo benign\n');
+      await symlink('run.sh', join(folder, 'link.sh'));
+      const before = turnBefore();
+      const verdict = call(shellTool, { command }, before.ready);
+      await expect.poll(() => asked().length).toBe(1);
+      const [first] = asked();
+      broker.answer(first!.requestId, first!.argsHash, { kind: 'allow-once' }, 'person');
+      // A call ahead in the turn then rewrote the script, the same length (a `sed -i` of one word).
+      await writeFile(join(folder, rewritten), 'echo sneaky\n');
+      before.finish();
+      await expect.poll(() => asked().length).toBe(2);
+      expect(asked()[1]!.reasons[0]).toMatch(/changed after the card was shown/);
+      broker.answer(asked()[1]!.requestId, asked()[1]!.argsHash, { kind: 'deny' }, 'person');
+      expect(await verdict).toMatchObject({ kind: 'refuse' });
+    },
+  );
 
   it('asks again when a call before it rewrote the script the person’s edit runs', async () => {
     await writeFile(join(folder, 'run.sh'), 'echo benign\n');

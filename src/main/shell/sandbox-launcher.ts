@@ -253,8 +253,9 @@ export function bwrapArgv(
 
 /**
  * The data folders bwrap must cover: those that exist, are not hidden already (by the private
- * /tmp or the hidden home folder) unless the project makes them visible again, and do not hold the
- * project itself (the folder rules refuse such a project; it could not be hidden without it).
+ * /tmp or the hidden home folder) unless the project or a program folder makes them visible
+ * again, and do not hold the project itself (the folder rules refuse such a project; it could not
+ * be hidden without it).
  */
 export function dataFoldersToHide(plan: SandboxPlan): string[] {
   const hiddenHome =
@@ -265,6 +266,9 @@ export function dataFoldersToHide(plan: SandboxPlan): string[] {
   return (plan.dataFolders ?? []).filter((dir) => {
     if (isInside(dir, plan.folder) || !isDirectory(dir)) return false;
     if (isInside(plan.folder, dir)) return true;
+    // A program folder bound back (an MCP server's install) may hold it, or lie inside it.
+    const programs = plan.programFolders ?? [];
+    if (programs.some((program) => isInside(program, dir) || isInside(dir, program))) return true;
     if (isInside('/tmp', dir)) return false;
     return !(hiddenHome && isInside(plan.home, dir));
   });
