@@ -2,6 +2,7 @@
 // the data folder's own, and the project's accepted .mcp.json), waits for them to settle, and
 // prints each with its state, how it is confined, and its tools with their effects.
 // `tandem mcp accept`: shows the project's .mcp.json command lines and records the person's yes.
+import { tandemFolders } from '../main/store/tandem-folders';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { McpOverview, McpServerInfo, ProjectMcpStatus } from '../shared/mcp-types';
@@ -106,7 +107,7 @@ async function runMcp(argv: readonly string[], io: CliIo): Promise<number> {
     store,
     sandbox: probeSandbox,
     // As in a session: Tandem's data hidden; only Tandem's own key variables to drop here.
-    dataFolders: [dataDir],
+    dataFolders: tandemFolders(dataDir, io.env),
     tuning: { connectTimeoutMs: Math.max(1, waitMs), restartDelaysMs: [] },
     ...(cli.servers ? { cli: cli.servers } : {}),
   });

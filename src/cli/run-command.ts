@@ -1,5 +1,6 @@
 // `tandem run`: one task against a folder, headless. Flags in, RunEvents out, an exit code that
 // says how it ended.
+import { tandemFolders } from '../main/store/tandem-folders';
 import { homedir } from 'node:os';
 import type { RunFinishReason } from '../shared/events';
 import type { ModelPrices, ModelSettings } from '../shared/model-settings';
@@ -94,7 +95,7 @@ async function runTask(
   const mcp = new McpHost({
     store: new JsonFileMcpSettingsStore(flags.dataDir),
     sandbox: probeSandbox,
-    dataFolders: [flags.dataDir],
+    dataFolders: tandemFolders(flags.dataDir, io.env),
     childSecrets: async () => ({ names: [apiKeyEnv], values: secretValues }),
     ...(mcpServers.servers ? { cli: mcpServers.servers } : {}),
   });

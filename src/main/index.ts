@@ -1,5 +1,6 @@
 // The Electron shell: app lifecycle, the one window, its hardening, and wiring. Thin on purpose:
 // everything it calls runs under plain Node and is tested there.
+import { tandemFolders } from './store/tandem-folders';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, app, dialog, session, shell } from 'electron';
@@ -82,7 +83,7 @@ function start(): void {
     store: new JsonFileMcpSettingsStore(dataDir),
     sandbox: probeSandbox,
     // The same walls as commands: Tandem's data hidden, the stored key in no environment.
-    dataFolders: [dataDir],
+    dataFolders: tandemFolders(dataDir),
     childSecrets: storedKeySecrets(secrets),
   });
   backend = createHandlers({

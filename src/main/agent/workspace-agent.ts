@@ -3,6 +3,7 @@
 // the model what was put back; the changes panel lists and puts back the session's files. Change
 // tracking is prepared as the session opens (in parallel with the first model request), and a
 // process that finds the project owned by another one runs read-only and says who holds it.
+import { tandemFolders } from '../store/tandem-folders';
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import type { ChangedFile } from '../../shared/api';
@@ -10,7 +11,6 @@ import type { RunEvent } from '../../shared/events';
 import type { ModelPrices } from '../../shared/model-settings';
 import type { PermissionGate } from '../permissions/gate';
 import type { ShellSessions } from '../shell/shell-sessions';
-import { realDataFolder } from '../store/data-dir';
 import { createBuiltinTools } from '../tools/builtin-tools';
 import { createToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolServices } from '../tools/tool';
@@ -131,7 +131,7 @@ async function compose(
   if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
     await settled;
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
-  const dataFolders = [realDataFolder(options.dataDir)];
+  const dataFolders = tandemFolders(options.dataDir);
   const services: ToolServices = {
     // No tool and no command touches Tandem's own data, even where it lies inside the project.
     dataFolders,

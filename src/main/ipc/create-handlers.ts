@@ -1,5 +1,6 @@
 // The composition root of the IPC layer: plain functions over the core, with every outside
 // dependency injected so the same handlers run in Electron and in the e2e test bridge.
+import { tandemFolders } from '../store/tandem-folders';
 import { homedir } from 'node:os';
 import type { AppEvent, WorkspaceInfo } from '../../shared/api';
 import type { SandboxState } from '../../shared/tool-types';
@@ -81,7 +82,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
     new McpHost({
       store: new JsonFileMcpSettingsStore(deps.dataDir),
       sandbox: async () => deps.sandboxState(),
-      dataFolders: [deps.dataDir],
+      dataFolders: tandemFolders(deps.dataDir),
       childSecrets: storedKeySecrets(deps.secrets),
     });
   const stopMcpEvents = mcpHost.onChange(
