@@ -92,6 +92,9 @@ describe('terminal asker', () => {
   it('answers requests in order, one line each, showing the command and why', async () => {
     const gate = gateWith(true);
     const first = call(gate, 'npm test');
+    // Each gate classifies its command before its card joins the queue: the second call starts
+    // once the first card is up, so the queue's order is the calls' order on any machine.
+    await expect.poll(() => output).toContain('$ npm test');
     const second = call(gate, 'make build');
     input.write('\n'); // empty: asked again
     input.write('y\n');
