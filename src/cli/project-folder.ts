@@ -3,9 +3,8 @@
 // and MCP servers read every file of it without asking.
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { codeCacheRoot } from '../main/store/code-cache-dir';
-import { windowDataDir } from '../main/store/window-data-dir';
+import { realDataFolder } from '../main/store/data-dir';
+import { tandemFolders } from '../main/store/tandem-folders';
 import { projectFolderRefusal } from '../main/workspace/project-folder-rules';
 import { CliFailure, EXIT, type CliIo } from './cli-io';
 
@@ -24,13 +23,10 @@ export function checkedProjectFolder(given: string, dataDir: string, io: CliIo):
   const home = io.env.HOME || homedir();
   const refusal = projectFolderRefusal(folder, {
     platform: process.platform,
-    home: realOr(home),
-    dataFolders: [
-      realOr(dataDir),
-      realOr(windowDataDir({ platform: process.platform, env: io.env, home })),
-      // The built CLI runs the compiled code found there (code-cache.ts).
-      realOr(codeCacheRoot(io.env, home)),
-    ],
+    home: realDataFolder(home),
+    // Its own data, the window's and the code cache (which the built CLI runs as code), each
+    // where it is or will be, through links on the way there.
+    dataFolders: tandemFolders(dataDir, io.env, home),
     env: io.env,
   });
   if (refusal) {
@@ -47,26 +43,5 @@ function pathKind(path: string): 'folder' | 'file' | 'missing' {
     return statSync(path).isDirectory() ? 'folder' : 'file';
   } catch {
     return 'missing';
-  }
-}
-
-/**
- * The real path of `path`, or of its deepest existing ancestor with the rest appended: a data
- * folder not made yet (the code cache before its first use) is still compared where it will be,
- * through links on the way there (~/.cache a link to another disk).
- */
-function realOr(path: string): string {
-  if (!path) return path;
-  let current = resolve(path);
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(current), ...rest);
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return resolve(path);
-      rest.unshift(basename(current));
-      current = parent;
-    }
   }
 }

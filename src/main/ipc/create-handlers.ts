@@ -8,8 +8,6 @@ import type { ProbeOptions } from '../agent/provider-probe';
 import type { GrantBook } from '../permissions/grant-book';
 import type { PermissionsStore } from '../permissions/project-permissions-store';
 import type { SettingsStore } from '../store/provider-settings';
-import { codeCacheRoot } from '../store/code-cache-dir';
-import { defaultDataDir } from '../store/data-dir';
 import type { SecretStore } from '../store/secret-store';
 import { createAppEventHub } from './app-event-hub';
 import { createAppHandlers } from './app-handlers';
@@ -108,7 +106,7 @@ export function createHandlers(deps: HandlerDeps): TandemBackend {
       platform: process.platform,
       home: deps.home ?? homedir(),
       // The app's folder, the CLI's and the CLI's code cache: the agent must reach none.
-      dataFolders: [...new Set([deps.dataDir, defaultDataDir(), codeCacheRoot()])],
+      dataFolders: tandemFolders(deps.dataDir),
       env: process.env,
     },
     modeFor: async (folder) => (await deps.permissions.load(folder)).mode,
