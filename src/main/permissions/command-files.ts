@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandPart } from '../../shared/tool-types';
+import { isInside } from '../workspace/path-guard';
 
 /** A command line and the simple commands the classifier found in it. */
 export interface NamedCommand {
@@ -109,7 +110,7 @@ async function basesOf(
   for (const { argv } of parts) {
     if ((argv[0] === 'cd' || argv[0] === 'pushd') && argv[1] !== undefined) {
       cwd = path.resolve(cwd, argv[1]);
-      if (projectRelative(folder, cwd) !== undefined || cwd === folder) bases.add(cwd);
+      if (isInside(folder, cwd)) bases.add(cwd);
     }
   }
   for (const word of words) {
@@ -121,12 +122,9 @@ async function basesOf(
   return [...bases].slice(0, MAX_BASES);
 }
 
+/** `abs` (a resolved path) relative to the project folder when strictly inside it. */
 function projectRelative(folder: string, abs: string): string | undefined {
-  const relative = path.relative(folder, abs);
-  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`)) {
-    return undefined;
-  }
-  return path.isAbsolute(relative) ? undefined : relative;
+  return abs !== folder && isInside(folder, abs) ? path.relative(folder, abs) : undefined;
 }
 
 async function isFolder(abs: string): Promise<boolean> {
