@@ -23,7 +23,7 @@ import { describeRule } from './permission-rule';
 import { decidePolicy, type PolicyDecision } from './policy';
 import type { PolicyDeps } from './policy-deps';
 import { withRule, type PermissionsStore } from './project-permissions-store';
-import { editProblem, withEdit } from './call-edit';
+import { editedCommandFiles, editProblem, newReasons, withEdit } from './call-edit';
 import { namedFileContents } from './command-files';
 import { allowedAt, editedAllowedAt } from './provenance';
 import { realPolicyDeps } from './real-policy-deps';
@@ -241,7 +241,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       // An edited command shown early with its turn: the files it names, as they are now.
       const editNamed =
         answered.edited && request.ready
-          ? await editedNamedFiles(request, answered.edited)
+          ? await editedCommandFiles(request, answered.edited, deps)
           : undefined;
       if (request.ready) {
         // Shown early with the rest of its turn: it runs only after the calls before it, and
@@ -297,21 +297,6 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     };
   }
 
-  /** The project files an edited command names, read when the person answered. */
-  async function editedNamedFiles(
-    request: GateRequest,
-    edited: Parameters<typeof withEdit>[1],
-  ): Promise<Record<string, string> | undefined> {
-    const checked = request.revalidate?.(withEdit(request.args, edited));
-    if (!checked?.ok || !request.tool.target) return undefined;
-    const target = request.tool.target(checked.args as never, request.ctx);
-    if (target.kind !== 'command') return undefined;
-    const verdict = await deps.classifyCommand(target.command, request.ctx.folder, {
-      untouchable: request.ctx.services.dataFolders ?? [],
-    });
-    return namedFileContents(request.ctx.folder, { text: target.command, parts: verdict.parts });
-  }
-
   async function remember(
     answer: ApprovalAnswer,
     decided: PolicyDecision,
@@ -347,17 +332,6 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       }
     }
   }
-}
-
-/**
- * Reasons of an edited call that the answered card did not show. Reasons quote the command they
- * are about (`touch a.txt`: not a known read-only command: touch); the quote is left out of the
- * comparison, so `touch b.txt` needs nothing new while `rm -f keep.txt` does.
- */
-export function newReasons(reasons: readonly string[], shown: readonly string[]): string[] {
-  const kind = (reason: string): string => reason.replace(/`[^`]*`/g, '`…`');
-  const seen = new Set(shown.map(kind));
-  return reasons.filter((reason) => !seen.has(kind(reason)));
 }
 
 /** Waits for `ready`; false when the run was stopped first. */
