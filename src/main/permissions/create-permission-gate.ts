@@ -8,7 +8,7 @@ import type {
   ToolPreview,
 } from '../../shared/tool-types';
 import type { ToolTarget } from '../tools/tool';
-import { applyWidening, widenProblem } from './always-answer';
+import { widenProblem } from './always-answer';
 import {
   ApprovalBroker,
   type AnsweredBy,
@@ -22,7 +22,8 @@ import type { Clock, GrantBook } from './grant-book';
 import { describeRule } from './permission-rule';
 import { decidePolicy, type PolicyDecision } from './policy';
 import type { PolicyDeps } from './policy-deps';
-import { withRule, type PermissionsStore } from './project-permissions-store';
+import type { PermissionsStore } from './project-permissions-store';
+import { rememberAnswer } from './remember-answer';
 import { editedCommandFiles, editProblem, newReasons, withEdit } from './call-edit';
 import { namedFileContents } from './command-files';
 import { allowedAt, editedAllowedAt } from './provenance';
@@ -43,8 +44,6 @@ export interface PermissionGateOptions {
   /** How often a call whose arguments or file keep changing is asked again before giving up. */
   readonly maxReasks?: number;
 }
-
-const MINUTE = 60_000;
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   const clock = options.clock ?? Date.now;
@@ -283,7 +282,12 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
           signal,
         );
       }
-      await remember(answered.answer, decided, request);
+      await rememberAnswer(
+        { grants: options.grants, store: options.store, clock },
+        answered.answer,
+        decided.grantable,
+        request,
+      );
       return {
         kind: 'run',
         provenance: request.editOf ? editedAllowedAt(answered.at) : allowedAt(answered.at),
@@ -295,42 +299,6 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       kind: 'refuse',
       message: `${tool.name} was not run: its arguments or target file kept changing while the person was asked.`,
     };
-  }
-
-  async function remember(
-    answer: ApprovalAnswer,
-    decided: PolicyDecision,
-    request: GateRequest,
-  ): Promise<void> {
-    const { folder, sessionId } = request.ctx;
-    const effect = request.tool.effect;
-    switch (answer.kind) {
-      case 'allow-once':
-      case 'deny':
-      case 'deny-with-note':
-        return;
-      case 'allow-session':
-        for (const rule of decided.grantable) {
-          options.grants.add({ folder, rule, effect, scope: { kind: 'session', sessionId } });
-        }
-        return;
-      case 'allow-for': {
-        const expiresAt = clock() + answer.minutes * MINUTE;
-        for (const rule of decided.grantable) {
-          options.grants.add({ folder, rule, effect, scope: { kind: 'until', expiresAt } });
-        }
-        return;
-      }
-      case 'allow-always': {
-        if (decided.grantable.length === 0) return;
-        let stored = await options.store.load(folder);
-        for (const rule of applyWidening(decided.grantable, answer.widen ?? [])) {
-          stored = withRule(stored, rule, clock());
-        }
-        await options.store.save(folder, stored);
-        return;
-      }
-    }
   }
 }
 
