@@ -10,12 +10,7 @@ import { JsonFilePermissionsStore } from '../src/main/permissions/project-permis
 import { probeSandbox } from '../src/main/shell/sandbox-probe';
 import { shellSessions } from '../src/main/shell/shell-sessions';
 import type { ScriptedTurn } from '../src/test-support/scripted-openai-server';
-import {
-  runFinished,
-  sendTask,
-  startAgentWindow,
-  type AgentWindow,
-} from './support/agent-window';
+import { runFinished, sendTask, startAgentWindow, type AgentWindow } from './support/agent-window';
 import { saveScreenshot } from './support/app-page';
 
 const COLOUR_COMMAND = "printf '\\033[32mgreen\\033[0m\\n' && echo hi > out.txt";

@@ -37,7 +37,11 @@ afterAll(() => agent?.close());
 
 describe('MCP servers in the window', () => {
   it('accepts a project .mcp.json, asks for an untrusted tool, and shows its image', async () => {
-    const { page, problems } = await openAppPage(agent.setup.browser, agent.setup.web.url, agent.bridge.url);
+    const { page, problems } = await openAppPage(
+      agent.setup.browser,
+      agent.setup.web.url,
+      agent.bridge.url,
+    );
     await page.getByRole('button', { name: 'Choose a folder' }).click();
 
     const dialog = page.getByRole('dialog', { name: 'This project names MCP servers' });

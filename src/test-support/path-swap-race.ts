@@ -43,7 +43,8 @@ export function runRacer(folder: string, seconds: number): Promise<number> {
     child.on('error', fail);
     child.on('close', (code) => {
       const swaps = /swaps (\d+)/.exec(out);
-      if (code !== 0 || !swaps) fail(new Error(`the path-swap racer failed (exit ${code}): ${out}`));
+      if (code !== 0 || !swaps)
+        fail(new Error(`the path-swap racer failed (exit ${code}): ${out}`));
       else done(Number(swaps[1]));
     });
   });

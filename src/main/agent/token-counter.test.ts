@@ -52,7 +52,9 @@ describe('token counts against the reference strings', () => {
         '日本語のテキストと한국어 텍스트',
         '🦊🐶🧑‍💻 emoji 🏳️‍🌈',
         '\u0000\u0001\u007f ~`!@#$%^&*()',
-        Array.from({ length: 2000 }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 95))).join(''),
+        Array.from({ length: 2000 }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 95))).join(
+          '',
+        ),
         readFileSync(join(__dirname, 'context.ts'), 'utf8'),
       ];
       const below = samples.filter((text) => bound.count(text) < tokenizer.count(text));

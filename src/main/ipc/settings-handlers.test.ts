@@ -97,7 +97,7 @@ describe('settings handlers', () => {
     await expect(call('getSettings', [])).resolves.toMatchObject({ modelSettings: priced });
   });
 
-  it('reads only a model\'s own settings, never what every object inherits', async () => {
+  it("reads only a model's own settings, never what every object inherits", async () => {
     await call('setModelSettings', ['other-model', { contextTokens: 8192 }]);
     for (const model of ['constructor', 'toString', '__proto__']) {
       await call('setProviderSettings', [{ baseUrl: server.baseUrl, model, presetId: 'custom' }]);

@@ -125,9 +125,7 @@ export class ObjectStore {
     if (stats.size > maxBytes) throw new TooBigError(stats.size);
     if (stats.size <= BIG_FILE_BYTES) {
       const content = readAll(fd, stats.size);
-      const sha256 = keep
-        ? this.putBytes(content)
-        : sha256Hex(content);
+      const sha256 = keep ? this.putBytes(content) : sha256Hex(content);
       return { sha256, size: content.length, stats, stable: unchanged(stats, fstatSync(fd)) };
     }
     const streamed = await this.streamIn(fd, keep, stats.size);

@@ -87,13 +87,7 @@ function Tokens(): React.JSX.Element {
 }
 
 /** Left of the spacer, in order. */
-const STATUS_ITEMS: readonly StatusItem[] = [
-  RunState,
-  ModelName,
-  Mode,
-  Sandbox,
-  McpStatusItem,
-];
+const STATUS_ITEMS: readonly StatusItem[] = [RunState, ModelName, Mode, Sandbox, McpStatusItem];
 /** Right of the spacer, in order. */
 const STATUS_ITEMS_END: readonly StatusItem[] = [Context, Tokens];
 
