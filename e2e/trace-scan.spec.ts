@@ -52,8 +52,12 @@ async function oneLine(locator: Locator): Promise<boolean> {
   });
 }
 
-async function pending(page: Page): Promise<Locator> {
-  const card = page.locator('.approval-panel.pending');
+/**
+ * The card waiting for an answer about `text`: right after a click the answered card may still
+ * be on its way out, so the next card is found by what it is about, never by being pending alone.
+ */
+async function pending(page: Page, text: string): Promise<Locator> {
+  const card = page.locator('.approval-panel.pending', { hasText: text });
   await card.waitFor();
   return card;
 }
@@ -64,7 +68,7 @@ describe('a trace you can scan', () => {
     await sendTask(page, 'Write, then run twice');
 
     // The write's card: every answer says what it covers before it is clicked.
-    const write = await pending(page);
+    const write = await pending(page, 'plan.md');
     const scopes = await write.locator('.choice-scope').allInnerTexts();
     expect(scopes.slice(0, 4)).toEqual([
       'this call only',
@@ -75,7 +79,7 @@ describe('a trace you can scan', () => {
     await page.waitForTimeout(DECISION_MS);
     await write.getByRole('button', { name: /^Allow once/ }).click();
 
-    const command = await pending(page);
+    const command = await pending(page, COMMAND);
     expect((await command.locator('.choice-scope').allInnerTexts())[1]).toBe(
       `${COMMAND} exactly in this session`,
     );
