@@ -57,9 +57,10 @@ afterAll(() => app?.close());
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sessions' });
 const rows = (page: Page) => sidebar(page).locator('.session-row');
 
-async function allowPending(page: Page): Promise<void> {
+/** Allows the card about `about` (found by it: an answered card may still be on its way out). */
+async function allowPending(page: Page, about: string): Promise<void> {
   await page
-    .locator('.approval-panel.pending')
+    .locator('.approval-panel.pending', { hasText: about })
     .getByRole('button', { name: /^Allow once/ })
     .click();
 }
@@ -70,7 +71,7 @@ describe('sessions', () => {
     await expect.poll(() => sidebar(page).innerText()).toContain('No sessions yet');
 
     await sendTask(page, 'Write the notes');
-    await allowPending(page);
+    await allowPending(page, 'notes.txt');
     await page.getByText('Wrote the notes.').waitFor();
     await runFinished(page);
     await expect.poll(() => rows(page).count()).toBe(1);
@@ -140,7 +141,7 @@ describe('undo tells the model', () => {
     const { page } = await app.openProject(1280);
     await sidebar(page).getByRole('button', { name: 'New session' }).click();
     await sendTask(page, 'Write the plan');
-    await allowPending(page);
+    await allowPending(page, 'plan.txt');
     await page.getByText('Wrote the plan.').waitFor();
     await runFinished(page);
     expect(existsSync(join(app.project, 'plan.txt'))).toBe(true);
@@ -172,9 +173,8 @@ describe('the changes panel', () => {
     const { page, problems } = await app.openProject(1280);
     await sidebar(page).getByRole('button', { name: 'New session' }).click();
     await sendTask(page, 'Change two files');
-    await allowPending(page);
-    await page.locator('.approval-panel.pending').waitFor();
-    await allowPending(page);
+    await allowPending(page, 'a.txt');
+    await allowPending(page, 'echo made > b.txt');
     await page.getByText('Changed a.txt and made b.txt.').waitFor();
     await runFinished(page);
 
