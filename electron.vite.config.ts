@@ -40,6 +40,32 @@ function executableCli(): Plugin {
   };
 }
 
+/**
+ * The openai SDK's modules name the fetch globals `Headers` and `FormData`, whose first touch in
+ * Node loads all of undici (30-45 ms before the first model request, issue 15). Each SDK module
+ * that names one gets an import of Tandem's stand-ins instead (src/main/agent/openai-globals.ts);
+ * the model's requests go over node:http (http-fetch.ts). A module that declares such a name
+ * itself fails the build (a duplicate binding), never silently.
+ */
+function openaiFetchGlobals(): Plugin {
+  const stand = resolve(__dirname, 'src/main/agent/openai-globals.ts');
+  const sdkModule = /[\\/]node_modules[\\/]openai[\\/].*\.m?js$/;
+  return {
+    name: 'tandem-openai-fetch-globals',
+    transform(code, id) {
+      if (!sdkModule.test(id)) return null;
+      const names = ['Headers', 'FormData'].filter((name) =>
+        new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(code),
+      );
+      if (names.length === 0) return null;
+      return {
+        code: `import { ${names.join(', ')} } from ${JSON.stringify(stand)};\n${code}`,
+        map: null,
+      };
+    },
+  };
+}
+
 /** In `electron-vite dev` the page needs the dev CSP (HMR); the built page keeps the strict one. */
 function devContentSecurityPolicy(): Plugin {
   return {
@@ -52,7 +78,7 @@ function devContentSecurityPolicy(): Plugin {
 
 export default defineConfig({
   main: {
-    plugins: [executableCli()],
+    plugins: [executableCli(), openaiFetchGlobals()],
     build: {
       outDir: 'out/main',
       externalizeDeps: { exclude: bundledDeps },

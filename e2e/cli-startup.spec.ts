@@ -32,21 +32,23 @@ const runArgs = (baseUrl: string, model: string): string[] => [
   'say done',
 ];
 
-// Writes the loaded files to $LOADED_OUT: at the first request sent, else at exit; and to
-// $LOADED_OUT.exit at exit.
+// Writes the loaded files and Node's own loaded modules to $LOADED_OUT: at the first request sent
+// (the model's, or any fetch's), else at exit; and to $LOADED_OUT.exit at exit.
 const PRELOAD = `
 const { subscribe } = require('node:diagnostics_channel');
 const { writeFileSync } = require('node:fs');
+const loaded = () => JSON.stringify([...Object.keys(require.cache), ...process.moduleLoadList]);
 let written = false;
 const write = () => {
   if (written) return;
   written = true;
-  writeFileSync(process.env.LOADED_OUT, JSON.stringify(Object.keys(require.cache)));
+  writeFileSync(process.env.LOADED_OUT, loaded());
 };
+subscribe('tandem:model-request:sent', write);
 subscribe('undici:request:bodySent', write);
 process.on('exit', () => {
   write();
-  writeFileSync(process.env.LOADED_OUT + '.exit', JSON.stringify(Object.keys(require.cache)));
+  writeFileSync(process.env.LOADED_OUT + '.exit', loaded());
 });
 `;
 
@@ -62,6 +64,7 @@ afterAll(async () => {
 
 /** What a loaded file is: a package (by name) or a chunk of the build (by what it bundles). */
 function describeLoaded(file: string): string[] {
+  if (file.startsWith('NativeModule ')) return [`node ${file.slice('NativeModule '.length)}`];
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
   if (inPackage) return [`package ${inPackage[1]}`];
   if (!file.startsWith(resolve(__dirname, '../out/main'))) return [];
@@ -168,6 +171,25 @@ describe('built CLI start-up', () => {
         expect(loaded, name).not.toContain(`package ${name}`);
       }
       expect(loaded).not.toContain('bundles src/main/shell/command-classifier');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('run sends its model requests without loading undici (Node fetch), before or after', async () => {
+    const server = await startScriptedOpenAIServer({
+      turns: [{ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }, { text: 'done' }],
+    });
+    try {
+      const { code, stderr, loaded, loadedAtExit } = await loadedBy(
+        runArgs(server.baseUrl, 'scripted-model'),
+      );
+      expect(code, stderr).toBe(0);
+      expect(server.chatBodies()).toHaveLength(2);
+      // Node's fetch loads undici whole on first touch of fetch, Headers or FormData (30-45 ms).
+      expect(loaded).toContain('node http');
+      expect(loaded).not.toContain('node internal/deps/undici/undici');
+      expect(loadedAtExit).not.toContain('node internal/deps/undici/undici');
     } finally {
       await server.close();
     }

@@ -2,7 +2,10 @@
 // connection test). It follows redirects itself so that a hop to another origin carries none of
 // the provider's headers: not the key (Authorization, api-key), not OpenAI-Organization or
 // OpenAI-Project (the SDK reads those from OPENAI_ORG_ID / OPENAI_PROJECT_ID), not any custom
-// header. fetch's own redirect handling strips Authorization only (issue 11 item 9).
+// header. fetch's own redirect handling strips Authorization only (issue 11 item 9). The base is
+// http-fetch.ts (node:http, no undici: issue 15), which answers a redirect as it comes.
+import { FetchHeaders } from './fetch-headers';
+import { createHttpFetch } from './http-fetch';
 
 /** Headers a cross-origin hop keeps: they describe the body and say nothing about the sender. */
 const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type']);
@@ -13,16 +16,17 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 
 type FetchInput = string | URL | Request;
 
-/** A fetch with the signature the SDK expects; `base` is the real fetch (tests pass none). */
-export function createProviderFetch(base: typeof fetch = globalThis.fetch): typeof fetch {
+/** A fetch with the signature the SDK expects; `base` sends one request (tests pass none). */
+export function createProviderFetch(base: typeof fetch = createHttpFetch()): typeof fetch {
   return async (input: FetchInput, init: RequestInit = {}): Promise<Response> => {
-    if (input instanceof Request) {
+    // Not `instanceof Request`: the global Request would load undici (see http-fetch.ts).
+    if (typeof input !== 'string' && !(input instanceof URL)) {
       throw new TypeError('the provider fetch takes a URL and options, not a Request');
     }
     const origin = new URL(input).origin;
     let url = new URL(input);
     let method = (init.method ?? 'GET').toUpperCase();
-    let headers = new Headers(init.headers);
+    let headers: Headers = new FetchHeaders(init.headers);
     let body = init.body ?? null;
     if (body !== null && typeof body !== 'string' && !(body instanceof URLSearchParams)) {
       // A stream cannot be sent twice, so it cannot follow a redirect: let fetch refuse those.
@@ -61,7 +65,7 @@ export function createProviderFetch(base: typeof fetch = globalThis.fetch): type
 
 /** Only the headers that describe the body; everything the provider or the SDK added is dropped. */
 export function crossOriginHeaders(headers: Headers): Headers {
-  const kept = new Headers();
+  const kept = new FetchHeaders();
   headers.forEach((value, name) => {
     if (CROSS_ORIGIN_HEADERS.has(name.toLowerCase())) kept.set(name, value);
   });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowAll, makeTempDir } from '../../test-support/agent-harness';
 import { startScriptedOpenAIServer } from '../../test-support/scripted-openai-server';
 import { createOpenAIProvider, type AssistantTurn, type ChatProvider } from './provider';
-import { REQUEST_SENT_CHANNEL } from './request-sent';
+import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
 import { warmingUpOnFirstTurn, warmUpForCommands, type WarmUpSteps } from './session-warm-up';
 import { openWorkspaceAgent } from './workspace-agent';
 
@@ -43,8 +43,8 @@ describe('warmingUpOnFirstTurn', () => {
     cleanups.push(() => server.close());
     const order: string[] = [];
     const onSent = (): void => void order.push('request sent');
-    subscribe(REQUEST_SENT_CHANNEL, onSent);
-    cleanups.push(async () => unsubscribe(REQUEST_SENT_CHANNEL, onSent));
+    subscribe(MODEL_REQUEST_SENT_CHANNEL, onSent);
+    cleanups.push(async () => unsubscribe(MODEL_REQUEST_SENT_CHANNEL, onSent));
     let warmed: () => void = () => {};
     const warmedUp = new Promise<void>((resolve) => (warmed = resolve));
     const provider = warmingUpOnFirstTurn(

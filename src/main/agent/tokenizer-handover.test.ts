@@ -16,7 +16,7 @@ import { createToolRegistry } from '../tools/registry';
 import { createAgent, type AgentOptions } from './agent';
 import type { ChatProvider } from './provider';
 import { createOpenAIProvider } from './provider';
-import { REQUEST_SENT_CHANNEL } from './request-sent';
+import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
 import {
   loadedTokenizer,
   loadTokenizer,
@@ -139,7 +139,7 @@ describe('handOver', () => {
       loads: () => loads,
     };
   }
-  const sent = (): void => channel(REQUEST_SENT_CHANNEL).publish({});
+  const sent = (): void => channel(MODEL_REQUEST_SENT_CHANNEL).publish({});
   const turn = (): Promise<void> => new Promise((done) => setImmediate(done));
 
   it('loads once the first request is sent, and switches at the next fit', async () => {
