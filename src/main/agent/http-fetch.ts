@@ -72,7 +72,11 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
     }
     const signal = init.signal ?? undefined;
     signal?.throwIfAborted();
-    return send(url, method, headers, body, signal, await transportFor(url));
+    const transport = await transportFor(url);
+    // Aborted while the transport came (node:https loads on first use): send's listener would
+    // never hear it, and the request would run on past Stop and the watchdog.
+    signal?.throwIfAborted();
+    return send(url, method, headers, body, signal, transport);
   };
 }
 
