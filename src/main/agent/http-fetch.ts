@@ -14,6 +14,9 @@ import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
 /** How long a kept-alive connection may sit unused (undici's default keep-alive time too). */
 export const IDLE_SOCKET_MS = 4000;
 
+/** The most Content-Encoding codings an answer may name (undici's limit). */
+export const MAX_CONTENT_CODINGS = 5;
+
 const sent = channel(MODEL_REQUEST_SENT_CHANNEL);
 
 type FetchInput = string | URL | Request;
@@ -196,9 +199,15 @@ async function decoded(
   answer: IncomingMessage,
   encoding: string | null,
 ): Promise<NodeJS.ReadableStream & { destroy(error?: Error): void }> {
-  const codings = (encoding ?? '')
-    .toLowerCase()
-    .split(',')
+  const named = encoding === null ? [] : encoding.toLowerCase().split(',');
+  // As undici (6.23+, CVE-2026-22036): each coding is a zlib stream of its own, and a 16 KB
+  // header could name thousands (~100 MB for one answer).
+  if (named.length > MAX_CONTENT_CODINGS) {
+    throw new Error(
+      `too many content-encodings in response: ${named.length}, maximum allowed is ${MAX_CONTENT_CODINGS}`,
+    );
+  }
+  const codings = named
     .map((coding) => coding.trim())
     .filter((coding) => coding !== '' && coding !== 'identity');
   // As fetch: only the codings it knows are undone; anything else is passed on as it came.
