@@ -7,6 +7,7 @@
 // connections are kept alive between turns and an idle one closes after IDLE_SOCKET_MS.
 import { channel } from 'node:diagnostics_channel';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { FetchHeaders } from './fetch-headers';
 import { hasBody, HttpResponse, webBody } from './http-response';
 import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
@@ -136,16 +137,31 @@ function send(
       // the provider's watchdog owns the time limits of a request.
       timeout: 0,
     });
-    request.on('error', (error) => {
+    // Set as an answer's head arrives; `settled` waits for its body to be set up.
+    let answered = false;
+    const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
       letGo();
       reject(new TypeError('fetch failed', { cause: error }));
+    };
+    request.on('error', fail);
+    // A 101 nobody asked for: node:http hands the socket to this listener, and with none it
+    // closes the socket with no error and no answer, and the fetch would wait for the watchdog.
+    request.on('upgrade', (_answer: IncomingMessage, socket: Duplex) => {
+      answered = true;
+      socket.destroy();
+      fail(new Error('the server switched protocols unasked'));
+    });
+    // Any other way the request could end unanswered without an error of its own.
+    request.on('close', () => {
+      if (!answered) fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     });
     request.on('finish', () => {
       if (sent.hasSubscribers) sent.publish({});
     });
     request.on('response', (answer: IncomingMessage) => {
+      answered = true;
       // Until the body's stream listens, a broken answer must not throw an unhandled 'error'.
       answer.on('error', () => undefined);
       if (settled) {
