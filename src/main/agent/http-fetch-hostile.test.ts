@@ -81,7 +81,8 @@ describe('the model fetch against a hostile server', () => {
     {
       case: 'sends two Content-Lengths',
       act: (s: Socket) => s.end(http('200 OK\r\ncontent-length: 5\r\ncontent-length: 6', 'hello!')),
-      expected: 'fetch failed (Parse Error: Duplicate Content-Length (HPE_UNEXPECTED_CONTENT_LENGTH))',
+      expected:
+        'fetch failed (Parse Error: Duplicate Content-Length (HPE_UNEXPECTED_CONTENT_LENGTH))',
     },
     {
       case: 'sends a body that is not the gzip it says',
@@ -112,8 +113,7 @@ describe('the model fetch against a hostile server', () => {
         const { head, body } = gzipped('six deep', 6);
         s.end(http(head, body));
       },
-      expected:
-        'fetch failed (too many content-encodings in response: 6, maximum allowed is 5)',
+      expected: 'fetch failed (too many content-encodings in response: 6, maximum allowed is 5)',
     },
   ])('$case: $expected', async ({ act, expected }) => {
     const server = await rawServer(act);

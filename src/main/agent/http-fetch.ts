@@ -3,7 +3,8 @@
 // of CPU between `tandem run` and its first request, more than anything else on that path, and a
 // few MB of heap for the session (issue 15). What the SDK and provider-fetch.ts need of fetch is
 // small: one request with a byte body, the answer's status and headers, its body as a web stream,
-// abort by signal. Redirects are returned, not followed (provider-fetch.ts follows them by hand);
+// abort by signal. Redirects are returned, not followed (provider-fetch.ts follows them by hand),
+// or refused with `redirect: 'error'`;
 // connections are kept alive between turns and an idle one closes after IDLE_SOCKET_MS.
 import { channel } from 'node:diagnostics_channel';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
@@ -14,6 +15,9 @@ import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
 
 /** How long a kept-alive connection may sit unused (undici's default keep-alive time too). */
 export const IDLE_SOCKET_MS = 4000;
+
+/** fetch's redirect statuses. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** The most Content-Encoding codings an answer may name (undici's limit). */
 export const MAX_CONTENT_CODINGS = 5;
@@ -80,7 +84,10 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
     // Aborted while the transport came (node:https loads on first use): send's listener would
     // never hear it, and the request would run on past Stop and the watchdog.
     signal?.throwIfAborted();
-    return send(url, method, headers, body, signal, transport);
+    return send(
+      { url, method, headers, body, signal, refuseRedirect: init.redirect === 'error' },
+      transport,
+    );
   };
 }
 
@@ -106,12 +113,19 @@ function encodeBody(
   throw new TypeError('fetch failed: the model fetch sends only text or byte bodies');
 }
 
+/** One request as send() puts it on the wire. */
+interface Outgoing {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: FetchHeaders;
+  readonly body: Buffer | null;
+  readonly signal: AbortSignal | undefined;
+  /** fetch's `redirect: 'error'`: a redirect fails the fetch; otherwise it is answered as it came. */
+  readonly refuseRedirect: boolean;
+}
+
 function send(
-  url: URL,
-  method: string,
-  headers: FetchHeaders,
-  body: Buffer | null,
-  signal: AbortSignal | undefined,
+  { url, method, headers, body, signal, refuseRedirect }: Outgoing,
   transport: Transport,
 ): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
@@ -168,7 +182,7 @@ function send(
         answer.destroy();
         return;
       }
-      void respond(url, method, answer, letGo).then(
+      void respond(url, method, answer, letGo, refuseRedirect).then(
         (made) => {
           settled = true;
           failBody = made.fail;
@@ -193,12 +207,15 @@ async function respond(
   method: string,
   answer: IncomingMessage,
   letGo: () => void,
+  refuseRedirect: boolean,
 ): Promise<{ response: Response; fail?: (reason: unknown) => void }> {
+  const status = answer.statusCode ?? 0;
+  // fetch's words for it; provider-fetch.ts asks this of a body it could not send twice.
+  if (refuseRedirect && REDIRECT_STATUSES.has(status)) throw new Error('unexpected redirect');
   const headers = new FetchHeaders();
   for (let at = 0; at + 1 < answer.rawHeaders.length; at += 2) {
     headers.append(answer.rawHeaders[at] as string, answer.rawHeaders[at + 1] as string);
   }
-  const status = answer.statusCode ?? 0;
   const base = { url: url.href, status, statusText: answer.statusMessage ?? '', headers };
   if (!hasBody(method, status)) {
     answer.resume();
