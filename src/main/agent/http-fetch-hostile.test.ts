@@ -98,6 +98,19 @@ describe('the model fetch against a hostile server', () => {
       expected: 'fetch failed (the server switched protocols unasked)',
     },
     {
+      // The answer is whole; what follows it on the socket is the connection's problem, not the
+      // answer's (undici gives the answer too).
+      case: 'sends junk after a whole answer, in the same write',
+      act: (s: Socket) =>
+        s.end(Buffer.concat([http('200 OK\r\ncontent-length: 2', 'ok'), Buffer.from('JUNK\r\n')])),
+      expected: '200 "ok"',
+    },
+    {
+      case: 'sends a body with a 204, in the same write',
+      act: (s: Socket) => s.end(http('204 No Content', 'a body it may not have')),
+      expected: '204 ""',
+    },
+    {
       case: 'names five codings (as many as undici undoes)',
       act: (s: Socket) => {
         const { head, body } = gzipped('five deep', 5);

@@ -159,7 +159,11 @@ function send(
       letGo();
       reject(new TypeError('fetch failed', { cause: error }));
     };
-    request.on('error', fail);
+    // Once an answer's head is in, a request error is the connection's (junk after a whole
+    // answer, a reset mid-body): the body's stream reports what the answer lost, as undici does.
+    request.on('error', (error) => {
+      if (!answered) fail(error);
+    });
     // A 101 nobody asked for: node:http hands the socket to this listener, and with none it
     // closes the socket with no error and no answer, and the fetch would wait for the watchdog.
     request.on('upgrade', (_answer: IncomingMessage, socket: Duplex) => {
