@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { openaiFetchGlobals } from './scripts/openai-fetch-globals';
 
 // Unit and integration tests: plain Node, real files, real pty, real HTTP.
 export default defineConfig({
+  // The openai SDK is composed as the build composes it (its Headers and FormData are Tandem's).
+  plugins: [openaiFetchGlobals()],
   test: {
     include: ['src/**/*.test.ts', 'bench/**/*.test.ts', 'docs/**/*.test.ts'],
     environment: 'node',
@@ -10,6 +13,7 @@ export default defineConfig({
     pool: 'forks',
     // Transformed by vitest, so a test can give electron-store a stand-in for Electron's app
     // paths and write through the window's real settings store (src/main/store/window-data-dir.test.ts).
-    server: { deps: { inline: ['electron-store'] } },
+    // openai is transformed too, for the build step above.
+    server: { deps: { inline: ['electron-store', 'openai'] } },
   },
 });
