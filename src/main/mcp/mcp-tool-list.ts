@@ -4,14 +4,16 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
 import { mcpSdk } from './mcp-sdk';
 
 const MAX_PAGES = 50;
 const MAX_TOOLS = 1000;
 
-const lenientPage = z
-  .object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
-  .passthrough();
+/** Built on first use (lazy-value.ts): when a server is first asked for its tools. */
+const lenientPage = lazyValue(() =>
+  z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough(),
+);
 
 export interface ListedTools {
   readonly tools: readonly McpToolDefinition[];
@@ -26,7 +28,7 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.request(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      lenientPage,
+      lenientPage(),
       { timeout: timeoutMs },
     );
     for (const raw of result.tools) {
