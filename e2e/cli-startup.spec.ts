@@ -155,19 +155,32 @@ describe('built CLI start-up', () => {
   it('run has loaded the provider SDK but none of what only a tool call or an MCP server needs when its first request goes out', async () => {
     const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }] });
     try {
-      const { code, stderr, loaded } = await loadedBy(runArgs(server.baseUrl, 'scripted-model'));
+      const { code, stderr, loaded, loadedAtExit } = await loadedBy(
+        runArgs(server.baseUrl, 'scripted-model'),
+      );
       expect(code, stderr).toBe(0);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
       // No MCP server is configured, so the MCP SDK is not loaded either; and the answer goes to
-      // a pipe, so marked (which draws it on a terminal) is not loaded at all.
-      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk', 'marked']) {
+      // a pipe, so marked (which draws it on a terminal) is not loaded at all. The request carries
+      // the tools' schemas, but ajv validates only a tool call's arguments.
+      for (const name of [
+        're2js',
+        'html-to-text',
+        '@modelcontextprotocol/sdk',
+        'marked',
+        'ajv',
+        'ajv-formats',
+        'fast-uri',
+      ]) {
         expect(loaded, name).not.toContain(`bundles ${name}`);
       }
       for (const name of ['web-tree-sitter', 'node-pty']) {
         expect(loaded, name).not.toContain(`package ${name}`);
       }
       expect(loaded).not.toContain('bundles src/main/shell/command-classifier');
+      // The warm-up after the request loads it, so a first tool call does not wait for it.
+      expect(loadedAtExit).toContain('bundles ajv');
     } finally {
       await server.close();
     }

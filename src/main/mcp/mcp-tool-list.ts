@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { lazyValue } from '../../shared/lazy-value';
+import { loadArgumentValidator } from '../tools/registry';
 import { mcpSdk } from './mcp-sdk';
 
 const MAX_PAGES = 50;
@@ -21,6 +22,9 @@ export interface ListedTools {
 }
 
 export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTools> {
+  // What this returns is checked by the registry's ajv (McpManager's schemaProblem) and then
+  // called through it: loaded before any of it exists.
+  await loadArgumentValidator();
   const tools: McpToolDefinition[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
