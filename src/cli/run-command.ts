@@ -151,6 +151,8 @@ async function runTask(
       // Headless: no window shows tools arriving later, so the first request waits for every
       // server to be ready or failed (each is bounded by its own start time limit).
       mcpWaitMs: DEFAULT_CONNECT_TIMEOUT_MS,
+      // The first request follows at once: the project's scan starts once it is out.
+      prepareTracking: 'first-request',
     });
   } catch (error) {
     permissions.close();
