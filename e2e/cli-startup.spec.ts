@@ -33,16 +33,25 @@ const runArgs = (baseUrl: string, model: string): string[] => [
 ];
 
 // Writes the loaded files and Node's own loaded modules to $LOADED_OUT: at the first request sent
-// (the model's, or any fetch's), else at exit; and to $LOADED_OUT.exit at exit.
+// (the model's, or any fetch's), else at exit; and to $LOADED_OUT.exit at exit. The programs
+// started before that moment go to $LOADED_OUT.spawned.
 const PRELOAD = `
 const { subscribe } = require('node:diagnostics_channel');
 const { writeFileSync } = require('node:fs');
+const { ChildProcess } = require('node:child_process');
 const loaded = () => JSON.stringify([...Object.keys(require.cache), ...process.moduleLoadList]);
+const spawned = [];
+const spawn = ChildProcess.prototype.spawn;
+ChildProcess.prototype.spawn = function (options) {
+  if (!written) spawned.push(options.file);
+  return spawn.call(this, options);
+};
 let written = false;
 const write = () => {
   if (written) return;
   written = true;
   writeFileSync(process.env.LOADED_OUT, loaded());
+  writeFileSync(process.env.LOADED_OUT + '.spawned', JSON.stringify(spawned));
 };
 subscribe('tandem:model-request:sent', write);
 subscribe('undici:request:bodySent', write);
@@ -89,6 +98,8 @@ async function loadedBy(
   stderr: string;
   loaded: Set<string>;
   loadedAtExit: Set<string>;
+  /** The programs started before the first request went out (or before exit, without one). */
+  spawnedBefore: string[];
 }> {
   const out = join(base, `loaded-${Math.random().toString(36).slice(2)}.json`);
   const child = spawn(process.execPath, ['--require', join(base, 'preload.cjs'), cli, ...args], {
@@ -113,6 +124,7 @@ async function loadedBy(
     stderr,
     loaded: await described(out),
     loadedAtExit: await described(`${out}.exit`),
+    spawnedBefore: JSON.parse(await readFile(`${out}.spawned`, 'utf8')) as string[],
   };
 }
 
@@ -158,19 +170,36 @@ describe('built CLI start-up', () => {
   it('run has loaded the provider SDK but none of what only a tool call or an MCP server needs when its first request goes out', async () => {
     const server = await startScriptedOpenAIServer({ turns: [{ text: 'done' }] });
     try {
-      const { code, stderr, loaded } = await loadedBy(runArgs(server.baseUrl, 'scripted-model'));
+      const { code, stderr, loaded, loadedAtExit, spawnedBefore } = await loadedBy(
+        runArgs(server.baseUrl, 'scripted-model'),
+      );
       expect(code, stderr).toBe(0);
+      // The header's sandbox probe (a bwrap run) waits until the request is out; the header is
+      // still the first line.
+      expect(spawnedBefore).toEqual([]);
+      expect(stderr.split('\n')[0]).toMatch(/^tandem · .* · (sandbox: bubblewrap|not sandboxed)$/);
       expect(server.chatBodies()).toHaveLength(1);
       expect(loaded).toContain('bundles openai');
       // No MCP server is configured, so the MCP SDK is not loaded either; and the answer goes to
-      // a pipe, so marked (which draws it on a terminal) is not loaded at all.
-      for (const name of ['re2js', 'html-to-text', '@modelcontextprotocol/sdk', 'marked']) {
+      // a pipe, so marked (which draws it on a terminal) is not loaded at all. The request carries
+      // the tools' schemas, but ajv validates only a tool call's arguments.
+      for (const name of [
+        're2js',
+        'html-to-text',
+        '@modelcontextprotocol/sdk',
+        'marked',
+        'ajv',
+        'ajv-formats',
+        'fast-uri',
+      ]) {
         expect(loaded, name).not.toContain(`bundles ${name}`);
       }
       for (const name of ['web-tree-sitter', 'node-pty']) {
         expect(loaded, name).not.toContain(`package ${name}`);
       }
       expect(loaded).not.toContain('bundles src/main/shell/command-classifier');
+      // The warm-up after the request loads it, so a first tool call does not wait for it.
+      expect(loadedAtExit).toContain('bundles ajv');
     } finally {
       await server.close();
     }

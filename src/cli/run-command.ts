@@ -23,6 +23,8 @@ import { parseRunFlags, RUN_USAGE, runTimeouts, type RunFlags } from './run-flag
 import { runHeader } from './run-header';
 import { createEventPrinter } from './run-output';
 import { createRunPermissionGate } from './run-permission-gate';
+import { holdOutput } from './held-output';
+import { sandboxAfterFirstRequest } from './header-sandbox';
 import { checkedProjectFolder } from './project-folder';
 
 export const runCommand: CommandMain = async (argv, io, deps) => {
@@ -64,9 +66,6 @@ async function runTask(
   // Read once, then gone from this process's environment (in a real run io.env is process.env):
   // no child Tandem starts (a command, a git helper, a probe) inherits the key or its variable.
   forgetSecretVariables(io.env, [apiKeyEnv], secretValues);
-  // The header shows the sandbox: probe it (one bwrap run, after the key is gone from the
-  // environment it inherits) while the session opens, rather than after.
-  const sandbox = probeSandbox();
   const retryBase = Number(io.env.TANDEM_RETRY_BASE_MS);
   const chat = createOpenAIProvider({
     baseUrl: provider.baseUrl,
@@ -115,6 +114,11 @@ async function runTask(
     );
   }
 
+  // The header names the sandbox, probed (one bwrap run) only once the first request is out: until
+  // the header is written, what the run prints (cards included) is kept in order behind it.
+  const held = flags.json ? undefined : holdOutput(io);
+  const out = held?.io ?? io;
+
   // The permission engine: stored mode and rules, grants, the broker, the terminal as the card.
   const permissions = createRunPermissionGate({
     folder,
@@ -125,7 +129,7 @@ async function runTask(
       return io.stdin;
     },
     stdinIsTTY: io.stdinIsTTY,
-    write: (text) => void io.stderr.write(text),
+    write: (text) => void out.stderr.write(text),
     style,
   });
 
@@ -147,6 +151,8 @@ async function runTask(
       // Headless: no window shows tools arriving later, so the first request waits for every
       // server to be ready or failed (each is bounded by its own start time limit).
       mcpWaitMs: DEFAULT_CONNECT_TIMEOUT_MS,
+      // The first request follows at once: the project's scan starts once it is out.
+      prepareTracking: 'first-request',
     });
   } catch (error) {
     permissions.close();
@@ -169,8 +175,13 @@ async function runTask(
     );
   }
 
-  if (!flags.json) {
-    io.stderr.write(
+  // Names, paths and reasons from a config file or a project's .mcp.json: shown, never acted on.
+  const notes = mcpNotes
+    .map((note) => `${style.paint.yellow('tandem run:')} ${style.text.line(note)}\n`)
+    .join('');
+  const headerSandbox = held ? sandboxAfterFirstRequest() : undefined;
+  const header = headerSandbox?.sandbox.then((sandbox) =>
+    held?.release(
       runHeader(
         {
           folder,
@@ -178,18 +189,20 @@ async function runTask(
           model: provider.model,
           baseUrl: provider.baseUrl,
           mode: flags.mode ?? stored.mode,
-          sandbox: await sandbox,
+          sandbox,
         },
         style,
-      ),
-    );
-  }
-  // Names, paths and reasons from a config file or a project's .mcp.json: shown, never acted on.
-  for (const note of mcpNotes) {
-    io.stderr.write(`${style.paint.yellow('tandem run:')} ${style.text.line(note)}\n`);
-  }
+      ) + notes,
+    ),
+  );
+  if (!held) io.stderr.write(notes);
+  // A run that ended before its first request went out probes now: the header still comes first.
+  const headerWritten = async (): Promise<void> => {
+    headerSandbox?.probeNow();
+    await header;
+  };
   agent.onEvent(
-    createEventPrinter(io, {
+    createEventPrinter(out, {
       json: flags.json,
       trace: style,
       answer: styleFor(io.stdout, io.env, flags.noColor),
@@ -216,6 +229,7 @@ async function runTask(
   const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
   try {
     const reason = await run.done;
+    await headerWritten();
     if (!flags.json) {
       if (session)
         io.stderr.write(style.paint.dim(`usage this session: ${describeTotals(session)}`) + '\n');
@@ -232,6 +246,7 @@ async function runTask(
     }
     return report(reason, finishMessage, io, style);
   } finally {
+    await headerWritten();
     removeInterrupt?.();
     permissions.close();
     await workspace.close();

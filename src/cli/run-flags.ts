@@ -219,7 +219,7 @@ export function runTimeouts(
 /** The same check as the window's Settings: an http(s) URL with a host. */
 function checkedBaseUrl(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  const checked = baseUrlSchema.safeParse(raw);
+  const checked = baseUrlSchema().safeParse(raw);
   if (!checked.success) {
     throw new CliFailure(
       `--base-url must be an http:// or https:// URL with a host, e.g. https://api.openai.com/v1 (got "${raw}")`,

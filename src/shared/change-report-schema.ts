@@ -2,38 +2,49 @@
 // a report that does not fit is not trusted (the window draws file names and diffs from it).
 import { z } from 'zod';
 import type { ChangeReport, ChangeStatus, FileChangeReport } from './change-report';
+import { lazyValue } from './lazy-value';
 
-const count = z.number().int().nonnegative();
-const size = z.number().nonnegative();
+/** Built on first use (lazy-value.ts), with the event schema that holds it. */
+function buildChangeReportSchema() {
+  const count = z.number().int().nonnegative();
+  const size = z.number().nonnegative();
 
-const fileChangeSchema = z.object({
-  path: z.string(),
-  status: z.enum(['added', 'modified', 'deleted', 'type-changed', 'mode-changed']),
-  added: count,
-  removed: count,
-  content: z.enum(['text', 'binary', 'big', 'symlink', 'none']),
-  sizeBefore: size.optional(),
-  sizeAfter: size.optional(),
-  diff: z.string(),
-});
+  const fileChangeSchema = z.object({
+    path: z.string(),
+    status: z.enum(['added', 'modified', 'deleted', 'type-changed', 'mode-changed']),
+    added: count,
+    removed: count,
+    content: z.enum(['text', 'binary', 'big', 'symlink', 'none']),
+    sizeBefore: size.optional(),
+    sizeAfter: size.optional(),
+    diff: z.string(),
+  });
 
-export const changeReportSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('tracked'),
-    files: z.array(fileChangeSchema),
-    revertable: z.boolean(),
-    notTracked: z.array(z.string()),
-    recovered: z.boolean().optional(),
-  }),
-  z.object({ kind: z.literal('not-tracked'), reason: z.string() }),
-  z.object({ kind: z.literal('unknown'), reason: z.string() }),
-]);
+  const changeReportSchema = z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('tracked'),
+      files: z.array(fileChangeSchema),
+      revertable: z.boolean(),
+      notTracked: z.array(z.string()),
+      recovered: z.boolean().optional(),
+    }),
+    z.object({ kind: z.literal('not-tracked'), reason: z.string() }),
+    z.object({ kind: z.literal('unknown'), reason: z.string() }),
+  ]);
+  return { changeReportSchema, fileChangeSchema };
+}
+
+const schemas = lazyValue(buildChangeReportSchema);
+export const changeReportSchema = (): ReturnType<
+  typeof buildChangeReportSchema
+>['changeReportSchema'] => schemas().changeReportSchema;
 
 // As with the event schema: zod drops keys it does not name, so each shape must name exactly the
 // keys of its type, what it gives must be a ChangeReport, and every status and content kind
 // of the type must pass.
-type Inferred = z.infer<typeof changeReportSchema>;
-type InferredFile = z.infer<typeof fileChangeSchema>;
+type Built = ReturnType<typeof buildChangeReportSchema>;
+type Inferred = z.infer<Built['changeReportSchema']>;
+type InferredFile = z.infer<Built['fileChangeSchema']>;
 type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never]
   ? true
   : false;

@@ -2,6 +2,7 @@
 // Tandem's table do not know it, or a server runs it with less) and its prices, which turn the
 // session's token counts into a cost. Every field is optional.
 import { z } from 'zod';
+import { lazyValue } from './lazy-value';
 
 export interface ModelPrices {
   /** US dollars per million prompt tokens not served from the provider's cache. */
@@ -23,38 +24,52 @@ const PRICE_MAX = 10_000;
 /** Models with settings kept at most (the file stays small whatever the window sends). */
 export const MODEL_SETTINGS_MAX = 200;
 
-const price = z.number().finite().min(0).max(PRICE_MAX);
+// The schemas are built on first use (lazy-value.ts): a run reads them only from a settings file.
 
-export const contextTokensSchema = z.number().int().min(CONTEXT_TOKENS_MIN).max(CONTEXT_TOKENS_MAX);
+export const contextTokensSchema = lazyValue(() =>
+  z.number().int().min(CONTEXT_TOKENS_MIN).max(CONTEXT_TOKENS_MAX),
+);
 
-export const modelPricesSchema = z
-  .object({
-    inputPerMillion: price,
-    cachedInputPerMillion: price.optional(),
-    outputPerMillion: price,
-  })
-  .strict();
+export const modelPricesSchema = lazyValue(() => {
+  const price = z.number().finite().min(0).max(PRICE_MAX);
+  return z
+    .object({
+      inputPerMillion: price,
+      cachedInputPerMillion: price.optional(),
+      outputPerMillion: price,
+    })
+    .strict();
+});
 
-export const modelSettingsSchema = z
-  .object({ contextTokens: contextTokensSchema.optional(), prices: modelPricesSchema.optional() })
-  .strict();
+export const modelSettingsSchema = lazyValue(() =>
+  z
+    .object({
+      contextTokens: contextTokensSchema().optional(),
+      prices: modelPricesSchema().optional(),
+    })
+    .strict(),
+);
 
 /** A model id as a key: what the provider lists, bounded, no control characters. */
-export const modelIdSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(300)
-  .refine(
-    (s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
-    'the model name must not contain control characters',
-  );
+export const modelIdSchema = lazyValue(() =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .refine(
+      (s) => ![...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      'the model name must not contain control characters',
+    ),
+);
 
-export const modelSettingsMapSchema = z
-  .record(modelIdSchema, modelSettingsSchema)
-  .refine((map) => Object.keys(map).length <= MODEL_SETTINGS_MAX, {
-    message: `at most ${MODEL_SETTINGS_MAX} models may have settings`,
-  });
+export const modelSettingsMapSchema = lazyValue(() =>
+  z
+    .record(modelIdSchema(), modelSettingsSchema())
+    .refine((map) => Object.keys(map).length <= MODEL_SETTINGS_MAX, {
+      message: `at most ${MODEL_SETTINGS_MAX} models may have settings`,
+    }),
+);
 
 /**
  * The settings stored for `model`, or none: only an own entry counts (a model named `constructor`

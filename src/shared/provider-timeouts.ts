@@ -2,6 +2,7 @@
 // `tandem run` flags): to start answering, between useful pieces of an answer, and in all.
 import { z } from 'zod';
 import { groupDigits } from './digit-groups';
+import { lazyValue } from './lazy-value';
 
 export interface ProviderTimeoutSettings {
   /** From sending a request until the answer starts. */
@@ -75,10 +76,13 @@ const seconds = (key: keyof ProviderTimeoutSettings) => {
     .max(field.max, `${field.label} must be at most ${groupDigits(field.max)} s`);
 };
 
-export const providerTimeoutsSchema = z
-  .object({
-    connectSeconds: seconds('connectSeconds'),
-    idleSeconds: seconds('idleSeconds'),
-    requestSeconds: seconds('requestSeconds'),
-  })
-  .strict();
+/** Built on first use (lazy-value.ts): a run reads it only from a settings file. */
+export const providerTimeoutsSchema = lazyValue(() =>
+  z
+    .object({
+      connectSeconds: seconds('connectSeconds'),
+      idleSeconds: seconds('idleSeconds'),
+      requestSeconds: seconds('requestSeconds'),
+    })
+    .strict(),
+);

@@ -1,10 +1,14 @@
 // The warm-up of a session: started once, by the first turn, only after its request has gone out
 // (real HTTP to the scripted server, through the openai SDK), never changing what the turn returns.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { realpath, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { realpath, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowAll, makeTempDir } from '../../test-support/agent-harness';
 import { startScriptedOpenAIServer } from '../../test-support/scripted-openai-server';
+import { eventually } from '../../test-support/mcp-servers';
+import { projectDataDir } from '../store/data-dir';
 import { createOpenAIProvider, type AssistantTurn, type ChatProvider } from './provider';
 import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
 import { warmingUpOnFirstTurn, warmUpForCommands, type WarmUpSteps } from './session-warm-up';
@@ -145,5 +149,51 @@ describe('a workspace agent', () => {
     expect(await workspace.agent.startRun('two').done).toBe('done');
     await tick();
     expect(warmed).toEqual([folder]);
+  });
+});
+
+describe('change tracking of a workspace', () => {
+  const open = async (prepareTracking?: 'open' | 'first-request') => {
+    const folder = await realpath(await makeTempDir('track-proj'));
+    const dataDir = await makeTempDir('track-data');
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await writeFile(join(folder, 'a.txt'), 'a\n');
+    // The model never answers: whatever happens next, happens while the request is out.
+    const server = await startScriptedOpenAIServer({ turns: [{ quiet: 'silent' }] });
+    cleanups.push(() => server.close());
+    const workspace = await openWorkspaceAgent({
+      folder,
+      dataDir,
+      gate: allowAll,
+      provider: createOpenAIProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' }),
+      warmUp: async () => undefined,
+      ...(prepareTracking ? { prepareTracking } : {}),
+    });
+    cleanups.push(() => workspace.close());
+    // Written when the scan of the project is done.
+    const indexFile = join(projectDataDir(dataDir, folder), 'track', 'index.json');
+    return { workspace, scanned: () => existsSync(indexFile) };
+  };
+
+  it('is prepared at open by default (the window: its first request comes much later)', async () => {
+    const { scanned } = await open();
+    await eventually(scanned, 'the scan at open');
+  });
+
+  it('with prepareTracking first-request (the CLI), starts once the first request is out', async () => {
+    const { workspace, scanned } = await open('first-request');
+    let scannedAtSend: boolean | undefined;
+    const onSent = (): void => void (scannedAtSend ??= scanned());
+    subscribe(MODEL_REQUEST_SENT_CHANNEL, onSent);
+    cleanups.push(async () => unsubscribe(MODEL_REQUEST_SENT_CHANNEL, onSent));
+    const run = workspace.agent.startRun('wait');
+    cleanups.push(async () => {
+      workspace.agent.stop(run.runId);
+      await run.done;
+    });
+    // Nothing but the request going out starts it (workspace.prepared would, so it is not asked).
+    await eventually(scanned, 'the scan after the request');
+    expect(scannedAtSend).toBe(false);
   });
 });

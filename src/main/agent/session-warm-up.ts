@@ -1,14 +1,15 @@
 // What the first command of a session needs, prepared while the first model request is out, so
 // the first command costs no more than the others: the sandbox probe (a bwrap run), the command
 // classifier and the shell parser (web-tree-sitter and its wasm), the repository checks git
-// commands get (rev-parse, config, ls-files), the pty module and the secret masker (re2js). Each
-// is cached where it lives; a command that comes before the warm-up is done waits for the same
-// promise instead of starting a second one.
+// commands get (rev-parse, config, ls-files), the pty module, the secret masker (re2js) and the
+// tool argument validator (ajv). Each is cached where it lives; a command that comes before the
+// warm-up is done waits for the same promise instead of starting a second one.
 import { loadPty } from '../shell/pty-session';
 import { afterNextRequestSent } from './request-sent';
 import { probeSandbox } from '../shell/sandbox-probe';
 import type { ChatProvider } from './provider';
 import { loadSecretMask } from './tool-calls';
+import { loadArgumentValidator } from '../tools/registry';
 
 export interface WarmUpSteps {
   readonly probe: () => Promise<unknown>;
@@ -26,7 +27,7 @@ export const REAL_WARM_UP_STEPS: WarmUpSteps = {
   repository: async (folder) => (await import('../shell/git-toplevel')).gitScopeReason(folder),
   // The masker's module and re2js load here; its patterns compile one by one when a text first
   // holds their hints (secret-mask.ts), a millisecond or two each, not all 30 up front.
-  modules: () => Promise.all([loadPty(), loadSecretMask()]),
+  modules: () => Promise.all([loadPty(), loadSecretMask(), loadArgumentValidator()]),
 };
 
 /**
@@ -65,7 +66,7 @@ export function warmingUpOnFirstTurn(provider: ChatProvider, warmUp: () => void)
     if (state === 'started') return;
     state = 'started';
     stopListening();
-    // Out of undici's own call stack: nothing of the warm-up runs inside fetch's write path.
+    // Out of the sender's own call stack: nothing of the warm-up runs inside a write path.
     setImmediate(warmUp);
   };
   return {

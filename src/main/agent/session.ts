@@ -46,7 +46,7 @@ export class Session {
     if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new Error(`"${id}" is not a session id`);
     const file = transcriptPath(dataDir, folder, id);
     if (!existsSync(file)) throw new Error(`no session ${id} for ${folder}`);
-    const loaded = readTranscript(file, chatMessageSchema);
+    const loaded = readTranscript(file, chatMessageSchema());
     const writer = new TranscriptWriter(file);
     const problems = [...loaded.problems];
     // A call a crash cut off gets the answer found on disk, recorded like any result.

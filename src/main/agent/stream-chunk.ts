@@ -2,6 +2,7 @@
 // fields of their own (kept, ignored) and some send chunks without `choices` (a usage chunk, a
 // heartbeat: nothing to read); a value of the wrong type is a protocol error of the turn.
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
 import type { Usage } from '../../shared/tool-types';
 import type { ToolCallDelta } from './tool-call-assembly';
 
@@ -10,44 +11,48 @@ export class ProtocolFault extends Error {
   override readonly name = 'ProtocolFault';
 }
 
-const toolCallDeltaSchema = z.looseObject({
-  // Index and id are judged by the assembler, which says what was wrong with them.
-  index: z.unknown().optional(),
-  id: z.unknown().optional(),
-  function: z
-    .looseObject({ name: z.string().nullish(), arguments: z.string().nullish() })
-    .nullish(),
-});
+/** Built on first use (lazy-value.ts): when the first answer streams in, after the request. */
+const schemas = lazyValue(() => {
+  const toolCallDeltaSchema = z.looseObject({
+    // Index and id are judged by the assembler, which says what was wrong with them.
+    index: z.unknown().optional(),
+    id: z.unknown().optional(),
+    function: z
+      .looseObject({ name: z.string().nullish(), arguments: z.string().nullish() })
+      .nullish(),
+  });
 
-const chunkSchema = z.looseObject({
-  choices: z
-    .array(
-      z.looseObject({
-        delta: z
-          .looseObject({
-            content: z.string().nullish(),
-            // DeepSeek and others stream the model's thinking here: progress, though not shown.
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z.array(toolCallDeltaSchema).nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .nullish(),
-  usage: z.unknown().optional(),
-});
+  const chunkSchema = z.looseObject({
+    choices: z
+      .array(
+        z.looseObject({
+          delta: z
+            .looseObject({
+              content: z.string().nullish(),
+              // DeepSeek and others stream the model's thinking here: progress, though not shown.
+              reasoning_content: z.string().nullish(),
+              reasoning: z.string().nullish(),
+              tool_calls: z.array(toolCallDeltaSchema).nullish(),
+            })
+            .nullish(),
+          finish_reason: z.string().nullish(),
+        }),
+      )
+      .nullish(),
+    usage: z.unknown().optional(),
+  });
 
-const count = z.number().int().nonnegative();
+  const count = z.number().int().nonnegative();
 
-/** Cached prompt tokens: OpenAI's `prompt_tokens_details`, DeepSeek's `prompt_cache_hit_tokens`. */
-const usageSchema = z.looseObject({
-  prompt_tokens: count,
-  completion_tokens: count,
-  total_tokens: count,
-  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish().catch(null),
-  prompt_cache_hit_tokens: count.nullish().catch(null),
+  /** Cached prompt tokens: OpenAI's `prompt_tokens_details`, DeepSeek's `prompt_cache_hit_tokens`. */
+  const usageSchema = z.looseObject({
+    prompt_tokens: count,
+    completion_tokens: count,
+    total_tokens: count,
+    prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish().catch(null),
+    prompt_cache_hit_tokens: count.nullish().catch(null),
+  });
+  return { chunkSchema, usageSchema };
 });
 
 export interface ChunkParts {
@@ -61,7 +66,7 @@ export interface ChunkParts {
 
 /** Reads one parsed chunk; throws ProtocolFault when a field has the wrong type. */
 export function readChunk(raw: unknown): ChunkParts {
-  const parsed = chunkSchema.safeParse(raw);
+  const parsed = schemas().chunkSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
@@ -70,7 +75,8 @@ export function readChunk(raw: unknown): ChunkParts {
     );
   }
   const chunk = parsed.data;
-  const usageParsed = chunk.usage == null ? undefined : usageSchema.safeParse(chunk.usage);
+  const usageParsed =
+    chunk.usage == null ? undefined : schemas().usageSchema.safeParse(chunk.usage);
   const usage = usageParsed?.success ? usageOf(usageParsed.data) : undefined;
   const choice = chunk.choices?.[0];
   const delta = choice?.delta;
@@ -92,7 +98,7 @@ export function readChunk(raw: unknown): ChunkParts {
   };
 }
 
-function usageOf(data: z.infer<typeof usageSchema>): Usage {
+function usageOf(data: z.infer<ReturnType<typeof schemas>['usageSchema']>): Usage {
   const cached = data.prompt_tokens_details?.cached_tokens ?? data.prompt_cache_hit_tokens;
   return {
     promptTokens: data.prompt_tokens,

@@ -6,7 +6,7 @@ import stripAnsi from 'strip-ansi';
 import type { RunEvent } from '../../shared/events';
 import { isAllow, type ToolImage } from '../../shared/tool-types';
 import type { GateRequest, GateVerdict, PermissionGate } from '../permissions/gate';
-import { CANCELLED_MESSAGE, type ToolRegistry } from '../tools/registry';
+import { CANCELLED_MESSAGE, loadArgumentValidator, type ToolRegistry } from '../tools/registry';
 import type { AnyTool, ToolContext, ToolServices, ToolTarget } from '../tools/tool';
 import type { CallStops } from './call-stops';
 import type { ChatMessage, ChatToolCall } from './chat-message';
@@ -129,7 +129,8 @@ async function answerTurn(
   signal: AbortSignal,
   onAnswered: (answers: readonly ToolMessage[]) => void,
 ): Promise<ToolMessage[]> {
-  const { maskSecrets } = await loadSecretMask();
+  // Both loaded by the first turn with tool calls (or the warm-up), not before the first request.
+  const [{ maskSecrets }] = await Promise.all([loadSecretMask(), loadArgumentValidator()]);
   // A run of consecutive read calls forms one concurrent batch; any other call runs alone.
   const batches: number[][] = [];
   for (let index = 0; index < calls.length;) {

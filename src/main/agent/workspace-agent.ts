@@ -1,8 +1,9 @@
 // The composition the window and the CLI share: one project folder, its session, the built-in
 // tools with the undo journal and change tracking, a permission gate, and a provider. Undo tells
 // the model what was put back; the changes panel lists and puts back the session's files. Change
-// tracking is prepared as the session opens (in parallel with the first model request), and a
-// process that finds the project owned by another one runs read-only and says who holds it.
+// tracking is prepared as the session opens (the window), or once the first model request is out
+// (the CLI, whose request follows at once), and a process that finds the project owned by another
+// one runs read-only and says who holds it.
 import { tandemFolders } from '../store/tandem-folders';
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
@@ -62,6 +63,14 @@ export interface WorkspaceAgentOptions {
   readonly warmUp?: (folder: string) => Promise<void>;
   /** Lock and tracker settings (tests, the bench). */
   readonly project?: Pick<ProjectJournalOptions, 'lock' | 'tracker'>;
+  /**
+   * When change tracking (a scan of the project) starts: 'open' (default), or 'first-request'
+   * where a run's first model request follows the open at once (the CLI), which the scan's many
+   * callbacks and hashes would hold back (by a hundred ms and more in a project of a few thousand
+   * files). Either way a command's snapshot waits for it, and a reopened session whose calls a
+   * crash interrupted prepares it at open.
+   */
+  readonly prepareTracking?: 'open' | 'first-request';
   /** MCP servers whose tools join the registry (and which the first request briefly waits for). */
   readonly mcp?: McpToolSource;
   /** Longest the first request of a run waits for MCP servers (MCP_FIRST_REQUEST_WAIT_MS). */
@@ -87,7 +96,7 @@ export interface WorkspaceAgent {
   ): Promise<{ ok: true; files: RevertedFiles } | { ok: false; reason: string }>;
   /** Set when another Tandem process owns the project: why this one changes nothing. */
   readonly readOnly: string | undefined;
-  /** Settles when change tracking is ready (it is started at open). */
+  /** Settles when change tracking is ready (started now if it has not started yet). */
   readonly prepared: Promise<void>;
   /** Damaged records skipped while opening (transcript lines, journal lines), one sentence each. */
   loadProblems(): readonly string[];
@@ -124,12 +133,17 @@ async function compose(
   const { journal, tracker, readOnly } = project;
   let sessionId = options.sessionId ?? '';
   const keyOf = (callId: string): string => journalKey(sessionId, callId);
-  // Built now, not on the first command. A reopened session waits for it when a crash interrupted
-  // one of its calls, so what really happened can be told.
-  const prepared = readOnly ? Promise.resolve() : tracker.prepare();
-  const settled = prepared.catch(() => undefined);
+  // Built at open or once the first request is out (prepareTracking), not on the first command. A
+  // reopened session waits for it when a crash interrupted one of its calls, so what really
+  // happened can be told.
+  let preparing: Promise<void> | undefined;
+  const prepare = (): Promise<void> =>
+    (preparing ??= readOnly ? Promise.resolve() : tracker.prepare());
+  /** Never rejects: a failed prepare is tried again, and reported, by the command that needs it. */
+  const prepareQuietly = (): Promise<void> => prepare().catch(() => undefined);
   if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
-    await settled;
+    await prepareQuietly();
+  else if (options.prepareTracking !== 'first-request') void prepareQuietly();
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
   const dataFolders = tandemFolders(options.dataDir);
   const services: ToolServices = {
@@ -171,7 +185,10 @@ async function compose(
   const mcp = options.mcp;
   const warmUp = options.warmUp ?? warmUpForCommands;
   const agent = createAgent({
-    provider: warmingUpOnFirstTurn(options.provider, () => void warmUp(options.folder)),
+    provider: warmingUpOnFirstTurn(options.provider, () => {
+      void warmUp(options.folder);
+      void prepareQuietly();
+    }),
     registry,
     ...(mcp
       ? {
@@ -256,7 +273,9 @@ async function compose(
       return { ok: true, files };
     },
     readOnly,
-    prepared,
+    get prepared() {
+      return prepare();
+    },
     loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
       stopTracking();
@@ -264,7 +283,8 @@ async function compose(
         await agent.close();
       } finally {
         detachMcp?.();
-        await settled;
+        // A scan that started is let finish before the lock goes; one that never did is not begun.
+        await preparing?.catch(() => undefined);
         await project.release();
       }
     },

@@ -1,14 +1,18 @@
 // The person's choices per server, checked the same way wherever they are stored.
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
 import { DEFAULT_MCP_CHOICES, type McpServerChoices } from '../../shared/mcp-types';
 
-export const choicesSchema = z
-  .object({
-    trusted: z.boolean(),
-    projectAccess: z.enum(['read-only', 'read-write']),
-    network: z.boolean(),
-  })
-  .strict();
+/** Built on first use (lazy-value.ts): only when stored choices are read or written. */
+export const choicesSchema = lazyValue(() =>
+  z
+    .object({
+      trusted: z.boolean(),
+      projectAccess: z.enum(['read-only', 'read-write']),
+      network: z.boolean(),
+    })
+    .strict(),
+);
 
 export function choicesOrDefault(
   stored: Readonly<Record<string, McpServerChoices>>,

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
 import { SERVER_NAME, SERVER_NAME_MAX, type McpProposedServer } from '../../shared/mcp-types';
 import { quoteWord } from '../permissions/shown-words';
 
@@ -35,35 +36,39 @@ export interface ParsedMcpConfig {
 }
 
 const noNul = (s: string): boolean => !s.includes('\0');
-const word = z.string().max(8192).refine(noNul, 'must not contain NUL bytes');
-const envName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _');
-const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name');
-const headerValue = z
-  .string()
-  .max(8192)
-  .refine((s) => !/[\r\n\0]/.test(s), 'a header value must be one line');
-
-const entrySchema = z.object({
-  type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
-  command: z.string().min(1).max(4096).refine(noNul, 'must not contain NUL bytes').optional(),
-  args: z.array(word).max(512).optional(),
-  env: z.record(envName, word).optional(),
-  cwd: z.string().min(1).max(4096).refine(noNul, 'must not contain NUL bytes').optional(),
-  url: z
+/** Built on first use (lazy-value.ts): only when a config names a server. */
+const schemas = lazyValue(() => {
+  const word = z.string().max(8192).refine(noNul, 'must not contain NUL bytes');
+  const envName = z
     .string()
-    .max(4096)
-    .refine((s) => {
-      try {
-        const url = new URL(s);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, 'must be an http:// or https:// URL')
-    .optional(),
-  headers: z.record(headerName, headerValue).optional(),
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _');
+  const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name');
+  const headerValue = z
+    .string()
+    .max(8192)
+    .refine((s) => !/[\r\n\0]/.test(s), 'a header value must be one line');
+
+  const entrySchema = z.object({
+    type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+    command: z.string().min(1).max(4096).refine(noNul, 'must not contain NUL bytes').optional(),
+    args: z.array(word).max(512).optional(),
+    env: z.record(envName, word).optional(),
+    cwd: z.string().min(1).max(4096).refine(noNul, 'must not contain NUL bytes').optional(),
+    url: z
+      .string()
+      .max(4096)
+      .refine((s) => {
+        try {
+          const url = new URL(s);
+          return url.protocol === 'http:' || url.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      }, 'must be an http:// or https:// URL')
+      .optional(),
+    headers: z.record(headerName, headerValue).optional(),
+  });
+  return { entrySchema };
 });
 
 const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers']);
@@ -107,7 +112,7 @@ type EntryResult = { spec: McpServerSpec; ignored: string[] } | { problem: strin
 function parseEntry(name: string, entry: unknown): EntryResult {
   const nameProblem = serverNameProblem(name);
   if (nameProblem) return { problem: nameProblem };
-  const parsed = entrySchema.safeParse(entry);
+  const parsed = schemas().entrySchema.safeParse(entry);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';

@@ -13,7 +13,7 @@ import { createBuiltinTools } from '../tools/builtin-tools';
 import type { ToolRegistry } from '../tools/registry';
 import { choicesOrDefault } from './mcp-choices';
 import { parseMcpConfigText, serverDefinition, type NamedServerSpec } from './mcp-config';
-import type { ConnectionOptions } from './mcp-connection';
+import type { ConnectionOptions, McpServerEntry } from './mcp-connection';
 import { McpManager } from './mcp-manager';
 import {
   collectMcpServers,
@@ -96,21 +96,30 @@ export class McpHost implements McpToolSource {
         (error: unknown) => ({ entries: [], problems: [messageOf(error)] }),
       );
       this.problems = list.problems;
-      const manager = new McpManager(list.entries, {
-        ...this.options.tuning,
-        folder,
-        sandbox: await this.options.sandbox(),
-        dataFolders: (this.options.dataFolders ?? []).map(realDataFolder),
-        secrets: await this.childSecrets(),
-        reservedTools: builtinToolCount(),
-        onChange: () => this.notify(),
-      });
-      this.manager = manager;
-      for (const registry of this.registries)
-        this.detachers.set(registry, manager.attach(registry));
-      manager.start();
+      await this.startManager(folder, list.entries);
       this.notify();
     });
+  }
+
+  /**
+   * Starts a manager for `entries`; with none, there is none to start until a change brings a
+   * server (reload): no manager waits for the sandbox's probe (a bwrap run) or counts the built-in
+   * tools for a folder without servers, whose first model request should not wait for either.
+   */
+  private async startManager(folder: string, entries: readonly McpServerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const manager = new McpManager(entries, {
+      ...this.options.tuning,
+      folder,
+      sandbox: await this.options.sandbox(),
+      dataFolders: (this.options.dataFolders ?? []).map(realDataFolder),
+      secrets: await this.childSecrets(),
+      reservedTools: builtinToolCount(),
+      onChange: () => this.notify(),
+    });
+    this.manager = manager;
+    for (const registry of this.registries) this.detachers.set(registry, manager.attach(registry));
+    manager.start();
   }
 
   /** Stops every server (the session closed). */
@@ -139,10 +148,14 @@ export class McpHost implements McpToolSource {
 
   async overview(): Promise<McpOverview> {
     const folder = this.folder;
-    if (folder !== null && this.manager) {
+    if (folder !== null) {
       const settings = await this.options.store.loadProject(folder);
       const project = await readProjectMcpFile(folder, settings.acceptedHash);
-      return { servers: this.manager.overview(), project: project.status, problems: this.problems };
+      return {
+        servers: this.manager?.overview() ?? [],
+        project: project.status,
+        problems: this.problems,
+      };
     }
     // No folder open: the app's servers as they would run, none of them running.
     const list = await collectMcpServers(this.options.store, null, undefined);
@@ -287,13 +300,14 @@ export class McpHost implements McpToolSource {
   }
 
   private async reload(): Promise<void> {
-    if (this.folder === null || !this.manager) {
+    if (this.folder === null) {
       this.notify();
       return;
     }
     const list = await collectMcpServers(this.options.store, this.folder, this.options.cli);
     this.problems = list.problems;
-    await this.manager.update(list.entries);
+    if (this.manager) await this.manager.update(list.entries);
+    else await this.startManager(this.folder, list.entries);
     this.notify();
   }
 

@@ -5,6 +5,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
 import type { McpServerChoices } from '../../shared/mcp-types';
 import { projectDataDir } from '../store/data-dir';
 import { choicesSchema } from './mcp-choices';
@@ -27,26 +28,30 @@ export interface ProjectMcpSettings {
   readonly choices: Readonly<Record<string, McpServerChoices>>;
 }
 
-const appSchema = z
-  .object({
-    version: z.literal(VERSION),
-    servers: z.record(
-      z.string(),
-      z.object({ config: z.record(z.string(), z.unknown()), choices: choicesSchema }).strict(),
-    ),
-  })
-  .strict();
+/** Built on first use (lazy-value.ts): only when a stored file is read or written. */
+const schemas = lazyValue(() => {
+  const appSchema = z
+    .object({
+      version: z.literal(VERSION),
+      servers: z.record(
+        z.string(),
+        z.object({ config: z.record(z.string(), z.unknown()), choices: choicesSchema() }).strict(),
+      ),
+    })
+    .strict();
 
-const projectSchema = z
-  .object({
-    version: z.literal(VERSION),
-    acceptedHash: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .nullable(),
-    choices: z.record(z.string(), choicesSchema),
-  })
-  .strict();
+  const projectSchema = z
+    .object({
+      version: z.literal(VERSION),
+      acceptedHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .nullable(),
+      choices: z.record(z.string(), choicesSchema()),
+    })
+    .strict();
+  return { appSchema, projectSchema };
+});
 
 export const EMPTY_APP_MCP: AppMcpSettings = { servers: {} };
 export const EMPTY_PROJECT_MCP: ProjectMcpSettings = { acceptedHash: null, choices: {} };
@@ -72,25 +77,25 @@ export class JsonFileMcpSettingsStore implements McpSettingsStore {
   async loadApp(): Promise<AppMcpSettings> {
     const raw = await readJson(this.appFile());
     if (raw === undefined) return EMPTY_APP_MCP;
-    return { servers: parse(appSchema, raw, this.appFile()).servers };
+    return { servers: parse(schemas().appSchema, raw, this.appFile()).servers };
   }
 
   async saveApp(settings: AppMcpSettings): Promise<void> {
-    await writeJson(this.appFile(), appSchema.parse({ version: VERSION, ...settings }));
+    await writeJson(this.appFile(), schemas().appSchema.parse({ version: VERSION, ...settings }));
   }
 
   async loadProject(folder: string): Promise<ProjectMcpSettings> {
     const file = this.projectFile(folder);
     const raw = await readJson(file);
     if (raw === undefined) return EMPTY_PROJECT_MCP;
-    const { acceptedHash, choices } = parse(projectSchema, raw, file);
+    const { acceptedHash, choices } = parse(schemas().projectSchema, raw, file);
     return { acceptedHash, choices };
   }
 
   async saveProject(folder: string, settings: ProjectMcpSettings): Promise<void> {
     await writeJson(
       this.projectFile(folder),
-      projectSchema.parse({ version: VERSION, ...settings }),
+      schemas().projectSchema.parse({ version: VERSION, ...settings }),
     );
   }
 }

@@ -4,14 +4,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
+import { loadArgumentValidator } from '../tools/registry';
 import { mcpSdk } from './mcp-sdk';
 
 const MAX_PAGES = 50;
 const MAX_TOOLS = 1000;
 
-const lenientPage = z
-  .object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
-  .passthrough();
+/** Built on first use (lazy-value.ts): when a server is first asked for its tools. */
+const lenientPage = lazyValue(() =>
+  z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough(),
+);
 
 export interface ListedTools {
   readonly tools: readonly McpToolDefinition[];
@@ -19,6 +22,9 @@ export interface ListedTools {
 }
 
 export async function listAllTools(client: Client, timeoutMs: number): Promise<ListedTools> {
+  // What this returns is checked by the registry's ajv (McpManager's schemaProblem) and then
+  // called through it: loaded before any of it exists.
+  await loadArgumentValidator();
   const tools: McpToolDefinition[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -26,7 +32,7 @@ export async function listAllTools(client: Client, timeoutMs: number): Promise<L
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.request(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-      lenientPage,
+      lenientPage(),
       { timeout: timeoutMs },
     );
     for (const raw of result.tools) {

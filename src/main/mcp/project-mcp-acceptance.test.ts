@@ -136,3 +136,41 @@ it('a rule for every tool of a server does not carry over to another program und
   expect(tool).toBeDefined();
   expect(await decide(tool ?? '', rule)).toBe('ask');
 }, 60_000);
+
+it('a folder without servers opens without probing the sandbox; the accepted server starts in it', async () => {
+  // The CLI's first model request waits for openFolder: with no server to start there, it must not
+  // wait for the sandbox's probe (a bwrap run). The server accepted later still gets the sandbox.
+  let probes = 0;
+  const probed = await probeSandbox();
+  const counting = new McpHost({
+    store,
+    sandbox: async () => {
+      probes++;
+      return probed;
+    },
+    tuning: { connectTimeoutMs: 15_000 },
+  });
+  const own = createToolRegistry();
+  counting.attach(own);
+  try {
+    await writeFile(
+      join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: { docs: { command: 'node', args: [PROBE] } } }),
+    );
+    await counting.openFolder(project);
+    expect(probes).toBe(0);
+    const before = await counting.overview();
+    expect(before.servers).toEqual([]);
+    expect(before.project).toMatchObject({ kind: 'pending', changed: false });
+
+    await counting.acceptProject(contentHash(await readFile(join(project, '.mcp.json'), 'utf8')));
+    await counting.whenSettled(20_000);
+    expect(probes).toBe(1);
+    const docs = (await counting.overview()).servers.find((s) => s.name === 'docs');
+    expect(docs?.status.state).toBe('ready');
+    expect(docs?.sandbox.sandboxed).toBe(probed.available);
+    expect(own.get('mcp__docs__fail')).toBeDefined();
+  } finally {
+    await counting.close();
+  }
+}, 60_000);

@@ -4,6 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazyValue } from '../../shared/lazy-value';
 import { SERVER_NAME, SERVER_NAME_MAX } from '../../shared/mcp-types';
 import { PERMISSION_MODES, type PermissionMode } from '../../shared/tool-types';
 import { projectDataDir } from '../store/data-dir';
@@ -48,72 +49,81 @@ export const DEFAULT_PERMISSIONS: ProjectPermissions = {
   rules: [],
 };
 
-const commandWords = z
-  .array(z.string())
-  .min(1)
-  .refine((argv) => argv[0] !== '', 'the program must not be empty');
+/** Built on first use (lazy-value.ts): only when a stored value is read or written. */
+const schemas = lazyValue(() => {
+  const commandWords = z
+    .array(z.string())
+    .min(1)
+    .refine((argv) => argv[0] !== '', 'the program must not be empty');
 
-/** The MCP server definition a rule was made for (absent in rules stored before they were kept). */
-const definitionHash = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/)
-  .optional();
+  /** The MCP server definition a rule was made for (absent in rules stored before they were kept). */
+  const definitionHash = z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional();
 
-const ruleSchema = z.discriminatedUnion('kind', [
-  z
+  const ruleSchema = z.discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('command'),
+        argv: commandWords,
+        match: z.enum(['exact', 'prefix']),
+      })
+      .strict(),
+    z
+      .object({ kind: z.literal('tool'), tool: z.string().min(1), definition: definitionHash })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('mcp-server'),
+        server: z.string().regex(SERVER_NAME).max(SERVER_NAME_MAX),
+        definition: definitionHash,
+      })
+      .strict(),
+  ]);
+
+  const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
+  const networkSchema = z.enum(['off', 'ask', 'allow']);
+
+  const projectPermissionsSchema = z
     .object({
-      kind: z.literal('command'),
-      argv: commandWords,
-      match: z.enum(['exact', 'prefix']),
+      version: z.literal(PERMISSIONS_VERSION),
+      mode: modeSchema,
+      network: networkSchema,
+      rules: z.array(
+        z.object({ rule: ruleSchema, createdAt: z.number(), note: z.string().optional() }).strict(),
+      ),
     })
-    .strict(),
-  z
-    .object({ kind: z.literal('tool'), tool: z.string().min(1), definition: definitionHash })
-    .strict(),
-  z
+    .strict();
+
+  /** Version 1: a command rule was a prefix of words, always matched as a prefix. */
+  const version1Schema = z
     .object({
-      kind: z.literal('mcp-server'),
-      server: z.string().regex(SERVER_NAME).max(SERVER_NAME_MAX),
-      definition: definitionHash,
+      version: z.literal(1),
+      mode: modeSchema,
+      network: networkSchema,
+      rules: z.array(
+        z
+          .object({
+            rule: z.discriminatedUnion('kind', [
+              z
+                .object({ kind: z.literal('command'), prefix: z.array(z.string().min(1)).min(1) })
+                .strict(),
+              z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
+            ]),
+            createdAt: z.number(),
+          })
+          .strict(),
+      ),
     })
-    .strict(),
-]);
+    .strict();
+  return { projectPermissionsSchema, version1Schema };
+});
 
-const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
-const networkSchema = z.enum(['off', 'ask', 'allow']);
-
-export const projectPermissionsSchema = z
-  .object({
-    version: z.literal(PERMISSIONS_VERSION),
-    mode: modeSchema,
-    network: networkSchema,
-    rules: z.array(
-      z.object({ rule: ruleSchema, createdAt: z.number(), note: z.string().optional() }).strict(),
-    ),
-  })
-  .strict();
-
-/** Version 1: a command rule was a prefix of words, always matched as a prefix. */
-const version1Schema = z
-  .object({
-    version: z.literal(1),
-    mode: modeSchema,
-    network: networkSchema,
-    rules: z.array(
-      z
-        .object({
-          rule: z.discriminatedUnion('kind', [
-            z
-              .object({ kind: z.literal('command'), prefix: z.array(z.string().min(1)).min(1) })
-              .strict(),
-            z.object({ kind: z.literal('tool'), tool: z.string().min(1) }).strict(),
-          ]),
-          createdAt: z.number(),
-        })
-        .strict(),
-    ),
-  })
-  .strict();
+/** The current version's shape: what a store may hold. */
+export const projectPermissionsSchema = (): ReturnType<
+  typeof schemas
+>['projectPermissionsSchema'] => schemas().projectPermissionsSchema;
 
 /** Where a project's permissions live. Keyed by the project's real folder path. */
 export interface PermissionsStore {
@@ -135,7 +145,7 @@ export function migratePermissions(raw: unknown, source: string): ProjectPermiss
     );
   }
   if (version === 1) {
-    const old = parseOrExplain(version1Schema, raw, source);
+    const old = parseOrExplain(schemas().version1Schema, raw, source);
     return {
       ...old,
       version: PERMISSIONS_VERSION,
@@ -148,7 +158,7 @@ export function migratePermissions(raw: unknown, source: string): ProjectPermiss
       ),
     };
   }
-  const current = parseOrExplain(projectPermissionsSchema, raw, source);
+  const current = parseOrExplain(projectPermissionsSchema(), raw, source);
   return { ...current, rules: current.rules.map(withinLimits) };
 }
 
@@ -236,7 +246,7 @@ export class JsonFilePermissionsStore implements PermissionsStore {
   }
 
   async save(folder: string, permissions: ProjectPermissions): Promise<void> {
-    const value = projectPermissionsSchema.parse(permissions);
+    const value = projectPermissionsSchema().parse(permissions);
     const file = this.fileFor(folder);
     // Written beside, then renamed (a crash leaves the old file or the new one), 0600.
     await writePrivateFileAtomic(file, JSON.stringify(value, null, 2) + '\n');

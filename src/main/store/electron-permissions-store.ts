@@ -38,7 +38,7 @@ export function createElectronPermissionsStore(): PermissionsStore {
       return migratePermissions(raw, `${current.path} (project ${folder})`);
     },
     async save(folder: string, permissions: ProjectPermissions): Promise<void> {
-      open().set(projectKey(folder), projectPermissionsSchema.parse(permissions));
+      open().set(projectKey(folder), projectPermissionsSchema().parse(permissions));
     },
   };
 }

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { baseUrlSchema } from '../../shared/ipc-schemas';
+import { lazyValue } from '../../shared/lazy-value';
 import {
   providerTimeoutsSchema,
   type ProviderTimeoutSettings,
@@ -57,25 +58,27 @@ export const DEFAULT_PROVIDER_SETTINGS: ProviderSettings = {
   presetId: DEFAULT_PRESET_ID,
 };
 
-const providerSchema = z
-  .object({
-    baseUrl: baseUrlSchema,
-    model: z.string().max(300),
-    presetId: z.enum(PROVIDER_PRESET_IDS),
-    keyOrigin: z.string().max(2000).optional(),
-    timeouts: providerTimeoutsSchema.optional(),
-    models: modelSettingsMapSchema.optional(),
-  })
-  .strict();
+/** Built on first use (lazy-value.ts): only when a settings file is read or written. */
+const settingsFileSchema = lazyValue(() => {
+  const providerSchema = z
+    .object({
+      baseUrl: baseUrlSchema(),
+      model: z.string().max(300),
+      presetId: z.enum(PROVIDER_PRESET_IDS),
+      keyOrigin: z.string().max(2000).optional(),
+      timeouts: providerTimeoutsSchema().optional(),
+      models: modelSettingsMapSchema().optional(),
+    })
+    .strict();
+  return z
+    .object({
+      version: z.union(READABLE_VERSIONS.map((v) => z.literal(v))),
+      provider: providerSchema,
+    })
+    .strict();
+});
 
-const settingsFileSchema = z
-  .object({
-    version: z.union(READABLE_VERSIONS.map((v) => z.literal(v))),
-    provider: providerSchema,
-  })
-  .strict();
-
-export type SettingsFile = z.infer<typeof settingsFileSchema>;
+export type SettingsFile = z.infer<ReturnType<typeof settingsFileSchema>>;
 
 const NOT_RESET = 'Fix or delete it; Tandem does not reset your settings silently.';
 
@@ -88,7 +91,7 @@ export function parseSettings(raw: unknown, source: string): ProviderSettings {
       `${source} was written by a newer Tandem (settings version ${version}; this one reads ${SETTINGS_VERSION}).`,
     );
   }
-  const parsed = settingsFileSchema.safeParse(raw);
+  const parsed = settingsFileSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
@@ -107,7 +110,7 @@ export function parseSettings(raw: unknown, source: string): ProviderSettings {
 
 /** zod's parsed optional fields may hold `undefined`; the settings type has them absent. */
 function withoutUndefined(
-  models: Record<string, z.infer<typeof modelSettingsSchema>>,
+  models: Record<string, z.infer<ReturnType<typeof modelSettingsSchema>>>,
 ): Record<string, ModelSettings> {
   return Object.fromEntries(
     Object.entries(models).map(([id, settings]) => [
@@ -137,7 +140,7 @@ export function originOf(baseUrl: string): string {
 
 /** The value written to a store: validated, so a bad value never reaches the disk. */
 export function settingsFileValue(settings: ProviderSettings): SettingsFile {
-  const parsed = settingsFileSchema.safeParse({
+  const parsed = settingsFileSchema().safeParse({
     version: SETTINGS_VERSION,
     provider: {
       baseUrl: settings.baseUrl,

@@ -32,7 +32,7 @@ describe('transcript', () => {
     ]);
     writer.appendEvent({ type: 'run-finished', runId: 'r', reason: 'done' }, 3);
     writer.close();
-    expect(readTranscript(file, chatMessageSchema)).toEqual({
+    expect(readTranscript(file, chatMessageSchema())).toEqual({
       messages: [{ role: 'user', content: 'hi\nthere' }],
       events: [{ type: 'run-finished', runId: 'r', reason: 'done' }],
       metas: [{ type: 'session-created', kind: 'meta', at: 1 }],
@@ -48,7 +48,7 @@ describe('transcript', () => {
     writer.appendMessage({ role: 'assistant', content: 'two' });
     writer.close();
     appendFileSync(file, '{"kind":"message","at":5,"message":{"role":"us');
-    const loaded = readTranscript(file, chatMessageSchema);
+    const loaded = readTranscript(file, chatMessageSchema());
     expect(loaded.messages).toEqual([
       { role: 'user', content: 'one' },
       { role: 'assistant', content: 'two' },
@@ -59,7 +59,7 @@ describe('transcript', () => {
     const again = new TranscriptWriter(file);
     again.appendMessage({ role: 'user', content: 'three' });
     again.close();
-    expect(readTranscript(file, chatMessageSchema).messages.map((m) => m.content)).toEqual([
+    expect(readTranscript(file, chatMessageSchema()).messages.map((m) => m.content)).toEqual([
       'one',
       'two',
       'three',
@@ -68,7 +68,7 @@ describe('transcript', () => {
 
   it('reads a missing file as empty', async () => {
     expect(
-      readTranscript(join(await makeTempDir('none'), 'x.jsonl'), chatMessageSchema).messages,
+      readTranscript(join(await makeTempDir('none'), 'x.jsonl'), chatMessageSchema()).messages,
     ).toEqual([]);
   });
 
@@ -88,7 +88,7 @@ describe('transcript', () => {
     });
     writer.appendMessage({ role: 'user', content: 'after' });
     writer.close();
-    const loaded = readTranscript(file, chatMessageSchema);
+    const loaded = readTranscript(file, chatMessageSchema());
     expect(loaded.skippedLines).toBe(0);
     expect(loaded.events[0]?.type).toBe('tool-call-started');
     expect(loaded.messages).toEqual([{ role: 'user', content: 'after' }]);
@@ -118,7 +118,7 @@ describe('transcript', () => {
       file,
       `${line}\n{"kind":"message","at":2,"message":{"role":"user","content":"ok"}}\n`,
     );
-    const loaded = readTranscript(file, chatMessageSchema);
+    const loaded = readTranscript(file, chatMessageSchema());
     expect(loaded.messages).toEqual([{ role: 'user', content: 'ok' }]);
     expect(loaded.skippedLines).toBe(1);
     expect(loaded.problems[0]?.startsWith(problem)).toBe(true);

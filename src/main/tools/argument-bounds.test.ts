@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, textNestingDepth } from './argument-bounds';
-import { createToolRegistry } from './registry';
+import { createToolRegistry, loadArgumentValidator } from './registry';
 import { defineTool } from './tool';
 
 describe('textNestingDepth', () => {
@@ -28,6 +28,9 @@ const tool = defineTool({
   execute: async () => 'ran',
 });
 const registry = createToolRegistry([tool]);
+
+// ajv is loaded on first use (registry.ts); the tool-call loop awaits it as this does.
+beforeAll(() => loadArgumentValidator());
 
 const nestedText = (levels: number): string =>
   `{"list": ${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;

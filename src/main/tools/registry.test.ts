@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { describe, expect, it } from 'vitest';
-import { createToolRegistry } from './registry';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createToolRegistry, loadArgumentValidator } from './registry';
 import { defineTool, ToolError, type ToolContext } from './tool';
 
 const params = Type.Object({
@@ -29,6 +29,9 @@ const probe = defineTool({
 });
 
 const registry = createToolRegistry([probe]);
+
+// ajv is loaded on first use (registry.ts); the tool-call loop awaits it as this does.
+beforeAll(() => loadArgumentValidator());
 
 describe('argument coercion then validation', () => {
   const cases: {

@@ -1,8 +1,7 @@
 // The registry dispatches by name so the loop never changes when tools are added (built-ins now,
 // MCP tools later). Every failure becomes a result the model can act on, never an exception.
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { ChangeReport } from '../../shared/change-report';
-import addFormatsModule from 'ajv-formats';
 import { nestsDeeperThan } from '../../shared/safe-json';
 import { coerceArgs } from './arg-coercion';
 import {
@@ -17,6 +16,7 @@ import { boundOutput, DEFAULT_MAX_OUTPUT_CHARS } from './output-bounds';
 import { describeSchemaErrors } from './schema-errors';
 import { ToolError, type AnyTool, type ToolContext } from './tool';
 import { runWithTimeout } from './tool-timeout';
+import type { SchemaCompiler } from './schema-compiler';
 import type { ToolImage } from '../../shared/tool-types';
 import { durationText } from '../../shared/duration-text';
 
@@ -71,18 +71,42 @@ export interface ToolRegistry {
   definitions(): ToolDefinition[];
   /**
    * Compiles a tool's parameter schema with the registry's validator: null when it compiles,
-   * else why not (an MCP server's schema is checked before its tool is added).
+   * else why not (an MCP server's schema is checked before its tool is added). Needs
+   * loadArgumentValidator() to have resolved, as prepare does.
    */
   schemaProblem(tool: AnyTool): string | null;
-  /** Looks up, parses, coerces and validates; never throws. */
+  /**
+   * Looks up, parses, coerces and validates; never throws once loadArgumentValidator() has
+   * resolved (before, it throws: a programming error, not the model's).
+   */
   prepare(name: string, rawArguments: string): PreparedCall;
   /** Runs validated args under the tool's time limit and `ctx.signal`; never throws. */
   execute(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolRunResult>;
 }
 
-// ajv-formats ships CommonJS; depending on the loader the plugin is the module or its default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+// ajv is loaded on first use, not with the registry (schema-compiler.ts): a session's first model
+// request carries the tools' schemas but validates nothing. Whoever prepares calls awaits this
+// first (the tool-call loop, the MCP tool list, the warm-up after the first request).
+let compilerModule: typeof import('./schema-compiler') | undefined;
+let compilerLoading: Promise<void> | undefined;
+
+/** Loads the argument validator (ajv); prepare and schemaProblem need it to have resolved. */
+export function loadArgumentValidator(): Promise<void> {
+  compilerLoading ??= import('./schema-compiler').then((loaded) => {
+    compilerModule = loaded;
+  });
+  return compilerLoading;
+}
+
+/** The loaded compiler module; a call before loadArgumentValidator resolved is a programming error. */
+function loadedCompilerModule(): typeof import('./schema-compiler') {
+  if (!compilerModule) {
+    throw new Error(
+      'the tool argument validator is not loaded: await loadArgumentValidator() first',
+    );
+  }
+  return compilerModule;
+}
 
 export function createToolRegistry(
   tools: readonly AnyTool[] = [],
@@ -90,47 +114,9 @@ export function createToolRegistry(
 ): ToolRegistry {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-  // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
-  // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
-  // clash with nor be referenced by another's (MCP servers choose their own ids).
-  // Made by the first compile, not with the registry: the formats and the meta-schema cost
-  // milliseconds that a session's first model request does not need.
-  // validateSchema false: a schema is checked against the meta-schema only where it comes from
-  // outside (an MCP server's, see `compile`). Compiling the meta-schema's validator is ~40 ms of
-  // CPU that a session with only the built-in tools (schemas written here, with TypeBox) would
-  // pay on its first tool call.
-  let made: { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } | undefined;
-  const validatorCompiler = (): { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } => {
-    if (!made) {
-      const ajv = new Ajv({
-        allErrors: true,
-        strict: false,
-        addUsedSchema: false,
-        validateSchema: false,
-      });
-      addFormats(ajv);
-      made = { ajv, ownRefs: new Set(Object.keys(ajv.refs)) };
-    }
-    return made;
-  };
-  /**
-   * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
-   * otherwise keep every schema it compiled, and an MCP server relisting its tools would grow our
-   * memory without end. The root "$id" is left out of what ajv keys it by, so forgetting it can
-   * never drop a schema ajv itself holds (a tool could name its schema like the meta-schema).
-   */
-  const compile = (schema: Record<string, unknown>, outside: boolean): ValidateFunction => {
-    const { $id: _id, ...key } = schema;
-    const { ajv, ownRefs } = validatorCompiler();
-    try {
-      // Throws "schema is invalid: …", as compile does with validateSchema on.
-      if (outside) ajv.validateSchema(key, true);
-      return ajv.compile(key);
-    } finally {
-      ajv.removeSchema(key);
-      for (const ref of Object.keys(ajv.refs)) if (!ownRefs.has(ref)) delete ajv.refs[ref];
-    }
-  };
+  let compiler: SchemaCompiler | undefined;
+  const compile = (schema: Record<string, unknown>, outside: boolean): ValidateFunction =>
+    (compiler ??= loadedCompilerModule().createSchemaCompiler()).compile(schema, outside);
   const byName = new Map<string, AnyTool>();
   // The plain schema is computed once per tool: definitions() is sent on every model turn.
   const schemas = new Map<string, Record<string, unknown>>();
@@ -165,6 +151,7 @@ export function createToolRegistry(
       return byName.delete(name);
     },
     schemaProblem(tool) {
+      loadedCompilerModule();
       try {
         compile(plainSchema(tool.parameters), true);
         return null;
@@ -183,6 +170,7 @@ export function createToolRegistry(
       })),
 
     prepare(name, rawArguments) {
+      loadedCompilerModule();
       const tool = byName.get(name);
       // Checked on the text, before it is parsed, shown, recorded or hashed anywhere.
       const problem = checkArgumentText(rawArguments);
