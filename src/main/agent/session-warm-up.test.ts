@@ -181,6 +181,38 @@ describe('change tracking of a workspace', () => {
     await eventually(scanned, 'the scan at open');
   });
 
+  it('with prepareTracking first-request, a run that ended unsent and closed at once scans nothing after close', async () => {
+    // `tandem run --json` against a provider that refuses the connection: the turn ends before a
+    // request is sent, which starts the scan a moment later (setImmediate), by then after close
+    // released the project's lock: a scan (and a watch) of a project this process no longer owns.
+    const folder = await realpath(await makeTempDir('track-proj'));
+    const dataDir = await makeTempDir('track-data');
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await writeFile(join(folder, 'a.txt'), 'a\n');
+    const refused: ChatProvider = {
+      model: 'refused',
+      baseUrl: 'in-process',
+      streamTurn: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    };
+    const workspace = await openWorkspaceAgent({
+      folder,
+      dataDir,
+      gate: allowAll,
+      provider: refused,
+      warmUp: async () => undefined,
+      prepareTracking: 'first-request',
+    });
+    const run = workspace.agent.startRun('never sent');
+    expect(await run.done).toBe('error');
+    await workspace.close();
+    for (let i = 0; i < 5; i++) await tick();
+    // The watch's flush folder is made as a scan starts (tree-watch.ts).
+    const track = join(projectDataDir(dataDir, folder), 'track');
+    expect(existsSync(join(track, 'flush'))).toBe(false);
+    expect(existsSync(join(track, 'index.json'))).toBe(false);
+  });
+
   it('with prepareTracking first-request (the CLI), starts once the first request is out', async () => {
     const { workspace, scanned } = await open('first-request');
     let scannedAtSend: boolean | undefined;

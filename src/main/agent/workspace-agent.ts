@@ -137,8 +137,11 @@ async function compose(
   // reopened session waits for it when a crash interrupted one of its calls, so what really
   // happened can be told.
   let preparing: Promise<void> | undefined;
+  // Set as close begins: a scan asked for later (the first turn's warm-up, a moment after a turn
+  // that ended unsent) would run on a project whose lock this process has let go.
+  let closing = false;
   const prepare = (): Promise<void> =>
-    (preparing ??= readOnly ? Promise.resolve() : tracker.prepare());
+    (preparing ??= readOnly || closing ? Promise.resolve() : tracker.prepare());
   /** Never rejects: a failed prepare is tried again, and reported, by the command that needs it. */
   const prepareQuietly = (): Promise<void> => prepare().catch(() => undefined);
   if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
@@ -278,6 +281,7 @@ async function compose(
     },
     loadProblems: () => [...agent.loadProblems(), ...journal.loadProblems],
     async close() {
+      closing = true;
       stopTracking();
       try {
         await agent.close();
