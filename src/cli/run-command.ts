@@ -130,6 +130,9 @@ async function runTask(
     },
     stdinIsTTY: io.stdinIsTTY,
     write: (text) => void out.stderr.write(text),
+    // A card waits for the header (and what is held behind it): no line answers an unseen card.
+    // (Cards come only once the run has started, after headerWritten below is made.)
+    beforeCard: () => headerWritten(),
     style,
   });
 
@@ -226,7 +229,11 @@ async function runTask(
     if (event.type === 'context-use') context = event;
   });
   const run = agent.startRun(flags.task);
-  const removeInterrupt = io.onInterrupt?.(() => agent.stop(run.runId));
+  // Ctrl-C also starts the header's probe if the request never went out: the held output follows.
+  const removeInterrupt = io.onInterrupt?.(() => {
+    headerSandbox?.probeNow();
+    agent.stop(run.runId);
+  });
   try {
     const reason = await run.done;
     await headerWritten();

@@ -22,6 +22,8 @@ export interface RunPermissionGateOptions {
   readonly stdinIsTTY: boolean;
   /** Where cards and warnings go (stderr, so stdout stays clean for --json). */
   readonly write: (text: string) => void;
+  /** Waited for before each card is printed and answered (the run's header, see run-command). */
+  readonly beforeCard?: () => Promise<void>;
   /** Colour, and how model- and file-controlled text is shown (default: plain, visible escapes). */
   readonly style?: CliStyle;
 }
@@ -48,6 +50,7 @@ export function createRunPermissionGate(options: RunPermissionGateOptions): RunP
     },
     interactive: options.stdinIsTTY,
     write: options.write,
+    ...(options.beforeCard ? { beforeCard: options.beforeCard } : {}),
     ...(options.style ? { text: options.style.text, paint: options.style.paint } : {}),
     previewAlways: async (request, context) => {
       if (context.rules.length === 0) return null;

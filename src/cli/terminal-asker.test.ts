@@ -116,6 +116,42 @@ describe('terminal asker', () => {
     ]);
   });
 
+  it('prints no card and reads no line until beforeCard has resolved (the run header is out)', async () => {
+    let headerOut: () => void = () => {};
+    const header = new Promise<void>((resolve) => (headerOut = resolve));
+    const asker = createTerminalAsker({
+      input,
+      interactive: true,
+      write: (t) => (output += t),
+      beforeCard: () => header,
+    });
+    let asked = false;
+    const gate = createPermissionGate({
+      store: new JsonFilePermissionsStore(join(root, 'data')),
+      grants: new GrantBook(),
+      broker: new ApprovalBroker(),
+      asker: {
+        ...asker,
+        ask: (...args) => {
+          asked = true;
+          asker.ask(...args);
+        },
+      },
+      sandbox: SANDBOXED,
+    });
+    // A line typed while the card is held: it must not answer a card nobody has seen yet.
+    input.write('y\n');
+    let settled = false;
+    const verdict = call(gate, 'npm test').finally(() => (settled = true));
+    await expect.poll(() => asked).toBe(true);
+    for (let i = 0; i < 20; i++) await new Promise((wake) => setImmediate(wake));
+    expect(output).toBe('');
+    expect(settled).toBe(false);
+    headerOut();
+    expect(await verdict).toMatchObject({ kind: 'run' });
+    expect(output).toContain('$ npm test');
+  });
+
   it('"s" allows exactly the same words for the rest of the session', async () => {
     const gate = gateWith(true);
     const first = call(gate, 'npm test');

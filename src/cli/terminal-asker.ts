@@ -28,6 +28,11 @@ export interface TerminalAskerOptions {
   readonly text?: TerminalText;
   /** Tandem's own colours around it (default: none). */
   readonly paint?: Paint;
+  /**
+   * Waited for before a card is printed or the terminal read: `tandem run` holds its output behind
+   * its header, and a card must be on screen before any line can answer it.
+   */
+  readonly beforeCard?: () => Promise<void>;
 }
 
 type Respond = (answer: ApprovalAnswer, by?: AnsweredBy) => AnswerResult;
@@ -86,6 +91,8 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
   }
 
   async function handle({ request, respond, context }: Queued): Promise<void> {
+    if (context.signal.aborted) return;
+    await options.beforeCard?.();
     if (context.signal.aborted) return;
     if (!options.interactive) {
       options.write(

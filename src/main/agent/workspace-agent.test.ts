@@ -43,6 +43,61 @@ async function session(
   return { workspace, runId: run.runId };
 }
 
+/**
+ * A session whose command (`echo hi > made.txt; rm keep.txt; sleep 60`) was running when the app
+ * died: the journal, the tracker's index and the transcript are put back as they were at that
+ * moment, as the next open finds them.
+ */
+async function crashDuringCommand(): Promise<{
+  folder: string;
+  dataDir: string;
+  provider: ReturnType<typeof createOpenAIProvider>;
+  sessionId: string;
+}> {
+  const folder = await realpath(await makeTempDir('wa-proj'));
+  const dataDir = await makeTempDir('wa-data');
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  await writeFile(join(folder, 'keep.txt'), 'kept\n');
+  const server = await startScriptedOpenAIServer({
+    turns: [
+      {
+        toolCalls: [
+          {
+            id: 'call_0',
+            name: 'shell',
+            arguments: { command: 'echo hi > made.txt; rm keep.txt; sleep 60' },
+          },
+        ],
+      },
+      { text: 'done' },
+      { text: 'continued' },
+    ],
+  });
+  cleanups.push(() => server.close());
+  const provider = createOpenAIProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' });
+  const first = await openWorkspaceAgent({ folder, dataDir, gate: allowAll, provider });
+  const run = first.agent.startRun('make a file');
+  while (!existsSync(join(folder, 'made.txt')) || existsSync(join(folder, 'keep.txt')))
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  // The app dies here: what is on disk now is what the next open finds.
+  const projectDir = projectDataDir(dataDir, folder);
+  const saved = join(dataDir, 'at-crash');
+  cpSync(join(projectDir, 'journal', 'journal.jsonl'), join(saved, 'journal.jsonl'));
+  cpSync(join(projectDir, 'track'), join(saved, 'track'), { recursive: true });
+  copyFileSync(first.agent.transcriptFile, join(saved, 'transcript.jsonl'));
+  first.agent.stop(run.runId);
+  await run.done;
+  const transcript = first.agent.transcriptFile;
+  const sessionId = first.agent.sessionId;
+  await first.close();
+  copyFileSync(join(saved, 'journal.jsonl'), join(projectDir, 'journal', 'journal.jsonl'));
+  rmSync(join(projectDir, 'track'), { recursive: true });
+  cpSync(join(saved, 'track'), join(projectDir, 'track'), { recursive: true });
+  copyFileSync(join(saved, 'transcript.jsonl'), transcript);
+  return { folder, dataDir, provider, sessionId };
+}
+
 describe('workspace agent', () => {
   it('keeps undo of two sessions apart even when their call ids are equal', async () => {
     const folder = await realpath(await makeTempDir('wa-proj'));
@@ -122,48 +177,7 @@ describe('workspace agent', () => {
   });
 
   it('after a crash during a command, tells the model what it really did, and can undo it', async () => {
-    const folder = await realpath(await makeTempDir('wa-proj'));
-    const dataDir = await makeTempDir('wa-data');
-    cleanups.push(() => rm(folder, { recursive: true, force: true }));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    await writeFile(join(folder, 'keep.txt'), 'kept\n');
-    const server = await startScriptedOpenAIServer({
-      turns: [
-        {
-          toolCalls: [
-            {
-              id: 'call_0',
-              name: 'shell',
-              arguments: { command: 'echo hi > made.txt; rm keep.txt; sleep 60' },
-            },
-          ],
-        },
-        { text: 'done' },
-        { text: 'continued' },
-      ],
-    });
-    cleanups.push(() => server.close());
-    const provider = createOpenAIProvider({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' });
-    const first = await openWorkspaceAgent({ folder, dataDir, gate: allowAll, provider });
-    const run = first.agent.startRun('make a file');
-    while (!existsSync(join(folder, 'made.txt')) || existsSync(join(folder, 'keep.txt')))
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    // The app dies here: what is on disk now is what the next open finds.
-    const projectDir = projectDataDir(dataDir, folder);
-    const saved = join(dataDir, 'at-crash');
-    cpSync(join(projectDir, 'journal', 'journal.jsonl'), join(saved, 'journal.jsonl'));
-    cpSync(join(projectDir, 'track'), join(saved, 'track'), { recursive: true });
-    copyFileSync(first.agent.transcriptFile, join(saved, 'transcript.jsonl'));
-    first.agent.stop(run.runId);
-    await run.done;
-    const transcript = first.agent.transcriptFile;
-    const sessionId = first.agent.sessionId;
-    await first.close();
-    copyFileSync(join(saved, 'journal.jsonl'), join(projectDir, 'journal', 'journal.jsonl'));
-    rmSync(join(projectDir, 'track'), { recursive: true });
-    cpSync(join(saved, 'track'), join(projectDir, 'track'), { recursive: true });
-    copyFileSync(join(saved, 'transcript.jsonl'), transcript);
-
+    const { folder, dataDir, provider, sessionId } = await crashDuringCommand();
     const second = await openWorkspaceAgent({
       folder,
       dataDir,
@@ -193,6 +207,23 @@ describe('workspace agent', () => {
     expect(await second.revertCall('call_0')).toMatchObject({ ok: true });
     expect(existsSync(join(folder, 'made.txt'))).toBe(false);
     expect(await readFile(join(folder, 'keep.txt'), 'utf8')).toBe('kept\n');
+  });
+
+  it('after a crash, a new session of the CLI scans the project at open, before any call of its own', async () => {
+    // The scan blames what changed since the last index on the command that was running; a write
+    // of the new session that landed before the scan reached its file would be blamed too.
+    const { folder, dataDir, provider } = await crashDuringCommand();
+    const fresh = await openWorkspaceAgent({
+      folder,
+      dataDir,
+      gate: allowAll,
+      provider,
+      prepareTracking: 'first-request',
+    });
+    cleanups.push(() => fresh.close());
+    const index = join(projectDataDir(dataDir, folder), 'track', 'index.json');
+    const indexed = JSON.parse(await readFile(index, 'utf8')) as unknown;
+    expect(JSON.stringify(indexed)).toContain('made.txt');
   });
 
   it('opens read-only, saying who holds it, when another process owns the project', async () => {

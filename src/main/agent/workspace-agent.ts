@@ -133,9 +133,7 @@ async function compose(
   const { journal, tracker, readOnly } = project;
   let sessionId = options.sessionId ?? '';
   const keyOf = (callId: string): string => journalKey(sessionId, callId);
-  // Built at open or once the first request is out (prepareTracking), not on the first command. A
-  // reopened session waits for it when a crash interrupted one of its calls, so what really
-  // happened can be told.
+  // Built at open or once the first request is out (prepareTracking), not on the first command.
   let preparing: Promise<void> | undefined;
   // Set as close begins: a scan asked for later (the first turn's warm-up, a moment after a turn
   // that ended unsent) would run on a project whose lock this process has let go.
@@ -144,8 +142,10 @@ async function compose(
     (preparing ??= readOnly || closing ? Promise.resolve() : tracker.prepare());
   /** Never rejects: a failed prepare is tried again, and reported, by the command that needs it. */
   const prepareQuietly = (): Promise<void> => prepare().catch(() => undefined);
-  if (options.sessionId && !readOnly && journal.hasUnsettled(`${options.sessionId}/`))
-    await prepareQuietly();
+  // After a crash (a call of any session left unsettled) the scan runs at open, before any call
+  // of this process: it blames what changed since the last index on the interrupted command, and
+  // a write of this session must not land in between. Only a crash pays for it.
+  if (!readOnly && journal.hasUnsettled('')) await prepareQuietly();
   else if (options.prepareTracking !== 'first-request') void prepareQuietly();
   const network = options.network ?? { allowShellNetwork: false, allowPrivateNetwork: false };
   const dataFolders = tandemFolders(options.dataDir);
