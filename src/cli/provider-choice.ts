@@ -57,7 +57,16 @@ export async function chooseProvider(input: ProviderChoiceInput): Promise<Provid
         }
       : await fromWindow(input);
   const keyEnv = input.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
-  const key = input.env[keyEnv];
+  // Surrounding whitespace (a line break from a file) is dropped, as the window does.
+  const key = input.env[keyEnv]?.trim();
+  // A space or control character inside cannot be sent as a header: said once, never retried as
+  // a network fault, and the key itself is not shown.
+  if (key && [...key].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c === '\u007f')) {
+    throw new CliFailure(
+      `the API key in ${keyEnv} contains a space, a line break or another control character; check the variable`,
+      EXIT.setup,
+    );
+  }
   const required = input.requireKey !== false;
   if (!key && required && (chosen.preset.needsApiKey || input.apiKeyEnv !== undefined)) {
     const needs = chosen.preset.needsApiKey ? `${chosen.preset.label} needs one; ` : '';
