@@ -4,11 +4,11 @@
 // few MB of heap for the session (issue 15). What the SDK and provider-fetch.ts need of fetch is
 // small: one request with a byte body, the answer's status and headers, its body as a web stream,
 // abort by signal. Redirects are returned, not followed (provider-fetch.ts follows them by hand),
-// or refused with `redirect: 'error'`;
-// connections are kept alive between turns and an idle one closes after IDLE_SOCKET_MS.
+// or refused with `redirect: 'error'`; connections are kept alive between turns and an idle one
+// closes after IDLE_SOCKET_MS.
 import { channel } from 'node:diagnostics_channel';
 import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { pipeline, type Duplex } from 'node:stream';
 import { FetchHeaders } from './fetch-headers';
 import { hasBody, HttpResponse, webBody } from './http-response';
 import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
@@ -16,8 +16,8 @@ import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
 /** How long a kept-alive connection may sit unused (undici's default keep-alive time too). */
 export const IDLE_SOCKET_MS = 4000;
 
-/** fetch's redirect statuses. */
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** fetch's redirect statuses (provider-fetch.ts follows them). */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** The most Content-Encoding codings an answer may name (undici's limit). */
 export const MAX_CONTENT_CODINGS = 5;
@@ -265,7 +265,6 @@ async function decoded(
     }
     return coding === 'deflate' ? zlib.createInflate(lenient) : zlib.createGunzip(lenient);
   });
-  const { pipeline } = await import('node:stream');
   const last = decoders[decoders.length - 1] as NodeJS.ReadWriteStream & {
     destroy(error?: Error): void;
   };

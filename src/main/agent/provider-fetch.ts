@@ -5,14 +5,12 @@
 // header. fetch's own redirect handling strips Authorization only (issue 11 item 9). The base is
 // http-fetch.ts (node:http, no undici: issue 15), which answers a redirect as it comes.
 import { FetchHeaders } from './fetch-headers';
-import { createHttpFetch } from './http-fetch';
+import { createHttpFetch, REDIRECT_STATUSES } from './http-fetch';
 
 /** Headers a cross-origin hop keeps: they describe the body and say nothing about the sender. */
 const CROSS_ORIGIN_HEADERS: ReadonlySet<string> = new Set(['accept', 'content-type']);
 
 export const MAX_PROVIDER_REDIRECTS = 5;
-
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 type FetchInput = string | URL | Request;
 
