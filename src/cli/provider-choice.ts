@@ -3,6 +3,7 @@
 // from the environment: the window's key is sealed with the OS keychain through Electron's
 // safeStorage, which a plain Node process cannot open.
 import { existsSync } from 'node:fs';
+import { isSendableApiKey } from '../shared/control-characters';
 import { presetById, presetForBaseUrl, type ProviderPreset } from '../shared/provider-presets';
 import type { ModelSettings } from '../shared/model-settings';
 import type { ProviderTimeoutSettings } from '../shared/provider-timeouts';
@@ -61,7 +62,7 @@ export async function chooseProvider(input: ProviderChoiceInput): Promise<Provid
   const key = input.env[keyEnv]?.trim();
   // A space or control character inside cannot be sent as a header: said once, never retried as
   // a network fault, and the key itself is not shown.
-  if (key && [...key].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c === '\u007f')) {
+  if (key && !isSendableApiKey(key)) {
     throw new CliFailure(
       `the API key in ${keyEnv} contains a space, a line break or another control character; check the variable`,
       EXIT.setup,

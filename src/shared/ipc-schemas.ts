@@ -2,6 +2,7 @@
 // the window is untrusted input (DESIGN.md §1). zod is plain TypeScript, so it may live here.
 import { z } from 'zod';
 import { SESSION_TITLE_MAX, TERMINAL_INPUT_MAX, type TandemInvokeMethod } from './api';
+import { hasControlCharacters, isSendableApiKey } from './control-characters';
 import { lazyValue } from './lazy-value';
 import { SERVER_NAME, SERVER_NAME_MAX } from './mcp-types';
 import { PROVIDER_PRESET_IDS } from './provider-presets';
@@ -78,12 +79,6 @@ export const baseUrlSchema = lazyValue(() =>
     }, 'the base URL must be an http:// or https:// URL, e.g. https://api.openai.com/v1'),
 );
 
-function hasControlCharacters(s: string): boolean {
-  for (let i = 0; i < s.length; i++)
-    if (s.charCodeAt(i) < 0x20 || s.charCodeAt(i) === 0x7f) return true;
-  return false;
-}
-
 /** Argument tuples per method; built on first use (lazy-value.ts): the CLI never takes an IPC call. */
 export const ipcArgSchemas = lazyValue(() => {
   const id = z.string().min(1).max(200);
@@ -131,10 +126,7 @@ export const ipcArgSchemas = lazyValue(() => {
     .trim()
     .min(1, 'the API key is empty')
     .max(4096)
-    .refine(
-      (s) => !/\s/.test(s) && !hasControlCharacters(s),
-      'the API key must not contain spaces or line breaks',
-    );
+    .refine(isSendableApiKey, 'the API key must not contain spaces or line breaks');
 
   const modeSchema = z.enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]]);
 
