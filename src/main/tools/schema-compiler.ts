@@ -21,26 +21,18 @@ export function createSchemaCompiler(): SchemaCompiler {
   // strict: false because MCP schemas carry keywords ajv does not know (title, examples, ...).
   // addUsedSchema false: a tool schema's "$id" registers nothing, so one tool's schema can neither
   // clash with nor be referenced by another's (MCP servers choose their own ids).
-  // Made by the first compile, not with the registry: the formats and the meta-schema cost
-  // milliseconds that a session's first model request does not need.
   // validateSchema false: a schema is checked against the meta-schema only where it comes from
   // outside (an MCP server's, see `compile`). Compiling the meta-schema's validator is ~40 ms of
   // CPU that a session with only the built-in tools (schemas written here, with TypeBox) would
-  // pay on its first tool call.
-  let made: { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } | undefined;
-  const validatorCompiler = (): { readonly ajv: Ajv; readonly ownRefs: ReadonlySet<string> } => {
-    if (!made) {
-      const ajv = new Ajv({
-        allErrors: true,
-        strict: false,
-        addUsedSchema: false,
-        validateSchema: false,
-      });
-      addFormats(ajv);
-      made = { ajv, ownRefs: new Set(Object.keys(ajv.refs)) };
-    }
-    return made;
-  };
+  // pay on its first tool call. (The registry makes this compiler at its first compile.)
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    addUsedSchema: false,
+    validateSchema: false,
+  });
+  addFormats(ajv);
+  const ownRefs: ReadonlySet<string> = new Set(Object.keys(ajv.refs));
   return {
     /**
      * Compiles one schema and lets ajv forget it at once (the function stands alone): ajv would
@@ -51,7 +43,6 @@ export function createSchemaCompiler(): SchemaCompiler {
      */
     compile(schema, outside) {
       const { $id: _id, ...key } = schema;
-      const { ajv, ownRefs } = validatorCompiler();
       try {
         // Throws "schema is invalid: …", as compile does with validateSchema on.
         if (outside) ajv.validateSchema(key, true);
