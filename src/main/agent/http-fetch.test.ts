@@ -2,7 +2,6 @@
 // the wire, the answer as fetch gives it (status, headers, a streamed body, decoded bodies), aborts
 // before and during the answer, broken connections as fetch reports them, kept-alive connections,
 // and TLS (a certificate it does not trust is refused; one it is told to trust works).
-import { spawn } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../test-support/test-tls';
+import { runTsChild } from '../../test-support/ts-child';
 import { connectionProblem } from './connection-problem';
 import { createHttpFetch } from './http-fetch';
 import { MODEL_REQUEST_SENT_CHANNEL } from './request-sent';
@@ -313,25 +313,13 @@ describe('the model fetch over TLS', () => {
     const dir = await mkdtemp(join(tmpdir(), 'tandem-tls-'));
     try {
       await writeFile(join(dir, 'ca.pem'), TEST_TLS_CERT);
-      const script = join(dir, 'fetch.mts');
-      await writeFile(
-        script,
+      const run = await runTsChild(
         `import { createHttpFetch } from ${JSON.stringify(resolve(__dirname, 'http-fetch.ts'))};\n` +
-          `const answer = await createHttpFetch()(process.argv[2]!, { method: 'POST', body: '{}' });\n` +
+          `const answer = await createHttpFetch()(${JSON.stringify(server.url)}, { method: 'POST', body: '{}' });\n` +
           `process.stdout.write(answer.status + ' ' + (await answer.text()));\n`,
+        { NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') },
       );
-      const child = spawn(process.execPath, ['--import', 'tsx', script, server.url], {
-        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem') },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (part: Buffer) => (out += part.toString()));
-      child.stderr.on('data', (part: Buffer) => (err += part.toString()));
-      const code = await new Promise((done) => child.on('close', done));
-      expect(err).toBe('');
-      expect(code).toBe(0);
-      expect(out).toBe('200 hello over POST');
+      expect(run).toEqual({ code: 0, stdout: '200 hello over POST', stderr: '' });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

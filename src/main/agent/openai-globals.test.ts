@@ -1,42 +1,22 @@
 // The stand-ins the build gives the openai SDK for `Headers` and `FormData` must answer as fetch's
 // own would, and must not load undici doing it. A fresh process each, so Node's lazy globals are
 // still untouched when the check starts.
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tandem-openai-globals-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTsChild } from '../../test-support/ts-child';
 
 const UNDICI = 'NativeModule internal/deps/undici/undici';
 
 /** Runs `body` (a module with the stand-ins imported) in a fresh Node; its printed JSON. */
 async function inFreshNode(body: string): Promise<unknown> {
-  const script = join(dir, `check-${Math.random().toString(36).slice(2)}.mts`);
-  await writeFile(
-    script,
+  const run = await runTsChild(
     `import { Headers as SdkHeaders, FormData as SdkFormData } from ${JSON.stringify(
       resolve(__dirname, 'openai-globals.ts'),
     )};\nconst undiciLoaded = () => process.moduleLoadList.includes(${JSON.stringify(UNDICI)});\n${body}\n`,
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (part: Buffer) => (out += part.toString()));
-  child.stderr.on('data', (part: Buffer) => (err += part.toString()));
-  const code = await new Promise((done) => child.on('close', done));
-  expect(err).toBe('');
-  expect(code).toBe(0);
-  return JSON.parse(out) as unknown;
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as unknown;
 }
 
 describe("the openai SDK's fetch globals", () => {
