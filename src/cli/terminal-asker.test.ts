@@ -150,7 +150,7 @@ describe('terminal asker', () => {
     headerOut();
     // The line typed before the card was on screen is dropped, not taken as its answer.
     await expect.poll(() => output).toContain('$ npm test');
-    await expect.poll(() => output).toContain('ignored 1 line typed before this card');
+    await expect.poll(() => output).toContain('ignored 1 line typed before this card was shown');
     for (let i = 0; i < 20; i++) await new Promise((wake) => setImmediate(wake));
     expect(settled).toBe(false);
     input.write('n\n');
