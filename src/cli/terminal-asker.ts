@@ -90,14 +90,8 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
     }
   }
 
-  /** Lines typed before the first card was on screen answer nothing (see handle). */
-  let cardShown = false;
-
   async function handle({ request, respond, context }: Queued): Promise<void> {
     if (context.signal.aborted) return;
-    // Read from the first request on, not from the first card: what was typed while the card
-    // waited for the run header (or before the run) arrives now and is dropped below, unseen.
-    if (options.interactive) lines ??= new LineReader(options.input);
     await options.beforeCard?.();
     if (context.signal.aborted) return;
     if (!options.interactive) {
@@ -111,17 +105,8 @@ export function createTerminalAsker(options: TerminalAskerOptions): TerminalAske
       context.rules.length > 0 && options.previewAlways
         ? await options.previewAlways(request, context).catch(() => null)
         : null;
-    const reader = (lines ??= new LineReader(options.input));
-    if (!cardShown) {
-      cardShown = true;
-      const dropped = reader.discardBuffered();
-      if (dropped > 0) {
-        options.write(
-          `${paint.yellow('tandem:')} ignored ${dropped} line${dropped === 1 ? '' : 's'} typed before this card was shown\n`,
-        );
-      }
-    }
     options.write(card(request, context, always, text, paint));
+    const reader = (lines ??= new LineReader(options.input));
     for (;;) {
       options.write(`${paint.dim(ANSWER_HELP)}\n${paint.bold('>')} `);
       const read = await reader.next(context.signal);
@@ -265,11 +250,6 @@ class LineReader {
         resolve(read);
       };
     });
-  }
-
-  /** Drops the lines read but not yet taken; how many. */
-  discardBuffered(): number {
-    return this.buffered.splice(0).length;
   }
 
   close(): void {
