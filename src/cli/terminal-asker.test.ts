@@ -139,7 +139,8 @@ describe('terminal asker', () => {
       },
       sandbox: SANDBOXED,
     });
-    // A line typed while the card is held: it must not answer a card nobody has seen yet.
+    // A line typed ahead is not read while the card is held: it is taken only once the card is on
+    // screen (type-ahead answers the card it then sees, as before the header was held).
     input.write('y\n');
     let settled = false;
     const verdict = call(gate, 'npm test').finally(() => (settled = true));
